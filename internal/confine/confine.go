@@ -1,0 +1,111 @@
+package confine
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// Request is one command to confine.
+type Request struct {
+	Argv   []string       // the exact argv, program first; never a shell string
+	Dir    string         // working directory (host path, inside the sandbox view)
+	Env    []string       // the complete environment the command gets (already allow-listed)
+	Policy *policy.Policy // resolved; Confine never re-defaults it
+}
+
+// Files is how completely a backend enforces a policy's file effects here.
+type Files string
+
+// File enforcement levels.
+const (
+	FilesFull      Files = "full"       // every layer enforced by the kernel
+	FilesPartial   Files = "partial"    // some layers are not; Reasons says which
+	FilesFenceOnly Files = "fence-only" // no process confinement; only the in-process fence
+)
+
+// Net is how completely a backend enforces a policy's network mode here.
+type Net string
+
+// Network enforcement levels.
+const (
+	NetFull         Net = "full"
+	NetLoopbackOnly Net = "loopback-only"
+	NetNone         Net = "none" // the command reaches whatever the host reaches
+)
+
+// TreeKill is how the whole process tree is stopped.
+type TreeKill string
+
+// Tree-kill mechanisms, strongest first.
+const (
+	KillPidNamespace TreeKill = "pid-namespace" // killing the init ends every descendant
+	KillProcessGroup TreeKill = "process-group" // a descendant that calls setsid escapes
+)
+
+// Enforcement is what a confined command is actually held to, as a fact.
+type Enforcement struct {
+	Files   Files    `json:"files"`
+	Network Net      `json:"network"`
+	Reasons []string `json:"reasons,omitempty"` // why anything is weaker than asked
+}
+
+// Cmd is what to start in place of the caller's argv. The supervisor starts
+// Path with Args, Env, Dir, ExtraFiles (as descriptors 3, 4, …) and
+// SysProcAttr, closes ExtraFiles in the parent once started, reads Status to
+// EOF, and calls Cleanup when the process has been reaped.
+type Cmd struct {
+	Path        string
+	Args        []string
+	Env         []string
+	Dir         string
+	ExtraFiles  []*os.File
+	SysProcAttr *syscall.SysProcAttr
+	// Status is the parent's read end of the status channel (internal/status
+	// format), or nil when the backend has none.
+	Status *os.File
+	// Setup, if set, runs after Start with the child's pid (e.g. to write the
+	// spec or uid maps), before Status is read. An error kills the child.
+	Setup func(pid int) error
+
+	Backend     string
+	Enforcement Enforcement
+	Dialect     outcome.Dialect
+	TreeKill    TreeKill
+	Cleanup     func()
+}
+
+// Provider is one backend. Confine returns an enforcing Cmd or an error; it
+// never returns an unconfined Cmd for a confining policy.
+type Provider interface {
+	Name() string
+	// Available probes this host once (cached) and says why not when not.
+	Available() error
+	Confine(req Request) (*Cmd, error)
+}
+
+// UnavailableError says that no backend could enforce a confining policy,
+// naming what was tried and why each failed. It wraps policy.ErrUnavailable.
+type UnavailableError struct {
+	Tried   []string // backend names, in the order tried
+	Reasons []string // why each failed, same order
+}
+
+func (e *UnavailableError) Error() string {
+	parts := make([]string, len(e.Tried))
+	for i, name := range e.Tried {
+		parts[i] = name + ": " + e.Reasons[i]
+	}
+	return "no sandbox backend can enforce this policy here (" + strings.Join(parts, "; ") + ")"
+}
+
+// Unwrap makes errors.Is(err, policy.ErrUnavailable) hold.
+func (e *UnavailableError) Unwrap() error { return policy.ErrUnavailable }
+
+// ErrNotConfining is returned when Confine is asked to confine a
+// danger-full-access policy: the caller runs the argv itself, knowingly.
+var ErrNotConfining = errors.New("danger-full-access is not confined by any backend")
