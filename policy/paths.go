@@ -7,7 +7,12 @@ import (
 
 // Clean makes an absolute, lexically normal path. A relative path is an
 // error of the caller's, reported by Resolve; Clean only normalises.
-func Clean(p string) string { return path.Clean("/" + p) }
+func Clean(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return path.Clean(p) // no allocation when p is already clean
+	}
+	return path.Clean("/" + p)
+}
 
 // Contains reports whether candidate is root or lies beneath it, comparing
 // whole segments: /repo-secrets is never inside /repo.
@@ -16,7 +21,7 @@ func Contains(root, candidate string) bool {
 	if root == "/" || root == candidate {
 		return true
 	}
-	return strings.HasPrefix(candidate, root+"/")
+	return len(candidate) > len(root) && candidate[len(root)] == '/' && strings.HasPrefix(candidate, root)
 }
 
 // Depth is the number of segments below "/": deeper is more specific.

@@ -83,7 +83,8 @@ type Policy struct {
 	Mode     Mode    // the file-effect mode in force
 	Root     string  // the workspace root: absolute, clean
 	TempDir  string  // the private temp dir granted under WorkspaceWrite, or ""
-	Baseline Access  // access where no layer applies: Read (deny-list) or Deny (allow-list)
+	Cwd      string  // where the command starts: inside Root (Root by default)
+	Baseline Access  // access where no layer applies: Read (deny-list) or Deny (allow-list); Write under DangerFullAccess
 	Layers   []Layer // sorted broadest to narrowest, ties by origin
 	Network  Network
 	Limits   Limits
