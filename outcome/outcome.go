@@ -55,7 +55,7 @@ type Outcome struct {
 	Violations []string `json:"violations,omitempty"` // sandbox-violation: short evidence, bounded
 	Pattern    string   `json:"pattern,omitempty"`    // no-matches, invalid-pattern: the model's own pattern
 	Scope      string   `json:"scope,omitempty"`      // no-matches: the model path searched
-	Detail     string   `json:"detail,omitempty"`     // io-failure, invalid-pattern, invalid-arguments, unavailable: fixed text, never contents
+	Detail     string   `json:"detail,omitempty"`     // io-failure, invalid-pattern, invalid-arguments, unavailable, nonzero-exit (not executable): fixed text, never contents
 	Stage      string   `json:"stage,omitempty"`      // runner-failure: which setup step failed
-	Program    string   `json:"program,omitempty"`    // missing-interpreter: the interpreter name (python3, node…)
+	Program    string   `json:"program,omitempty"`    // missing-interpreter: the interpreter name (python3, node…); not-found: the missing program, when the caller names it
 }

@@ -1,0 +1,68 @@
+// Package outcome decides what a confined command or a file operation
+// turned out to be, and says it to the model in exactly one place.
+//
+// It is pure: it reads evidence (exit status, stderr, the status channel,
+// the supervisor's own reasons for stopping a run) and never touches the
+// kernel, so every decision here is table-tested and fuzzed without root.
+//
+// # Classifying a run
+//
+// ClassifyExec orders the evidence by how much it can be trusted:
+//
+//  1. The supervisor's own facts — it aborted the run, the timeout fired, a
+//     resource limit was breached. These are observations; nothing the
+//     command printed can change them.
+//  2. Runner failure. A denial means confinement worked; a runner failure
+//     means the sandbox never ran the command at all. Telling the second as
+//     the first sends a model off rewriting a correct command, so it is
+//     decided first — and from the status channel whenever the backend has
+//     one. The runner writes that channel on a descriptor the command never
+//     holds: a Started record proves the command ran, whatever its stderr
+//     says, so a command that prints a backend's failure text and exits with
+//     its exit code is still the command's own failure. A Failed record is a
+//     runner failure (except a missing or non-executable program, which is
+//     the command's own mistake); a channel that closes silent means the
+//     runner died before the command could start. Only a backend with no
+//     channel falls back to its own stderr rules (informational lines
+//     dropped, excluded signatures carving out an ordinary missing program).
+//  3. A seccomp kill (SIGSYS): deterministic, no text needed.
+//  4. The selected backend's own denial dialect, matched per stderr line,
+//     case-insensitively (ASCII case). There is no cross-backend union of signatures: a
+//     union would claim, under one backend, denials only another produces
+//     ("Read-only file system" means something else where nothing is
+//     mounted read-only). Each match becomes a Violation (backend, reason,
+//     path when the message names one, a bounded one-line snippet).
+//  5. The exit code: zero is success, anything else is the command's own
+//     failure.
+//
+// # Narration
+//
+// Narrate turns any Outcome into one short, deterministic paragraph: what
+// happened, then what to do instead. It promises never to say:
+//   - file contents or command text: no Outcome field holds either, and
+//     stderr reaches it only as bounded violation snippets;
+//   - the configured host root (Context.HostRoot): every field is scrubbed
+//     to the mount path first, and whatever still spells the root in the
+//     finished text (two fields joined so they rebuild it) is redacted. A
+//     mount path that itself contains the root text ("/workspace" for a
+//     root of "/work") is not a leak and is left alone; any other text
+//     spelling the root, even a sibling such as "/workspac", is rewritten.
+//
+// Strings a model (or a command) supplied — paths, patterns, notes — are
+// quoted, cut to a bound, and have control characters, bidirectional
+// overrides and invalid UTF-8 escaped, so they cannot end the sentence
+// they sit in or forge a line. Golden files pin the text of every kind,
+// and a test fails if a Kind is added without a narrator and a golden.
+//
+// # Known gaps
+//
+//   - Without a status channel, runner failure is inferred from stderr
+//     text, which a command can forge; every backend ringfence ships has a
+//     channel, so this path serves only third-party backends.
+//   - Denial matching is text matching: a command's own "Permission
+//     denied" (a mode-000 file in the workspace) is reported as a sandbox
+//     violation under a backend whose dialect includes that text.
+//   - Paths are extracted from the common message shapes only; an unusual
+//     shape yields a violation with no path, never a wrong guess on purpose.
+//   - A host root of "/" or a relative one cannot be scrubbed and is not.
+package outcome

@@ -1,0 +1,167 @@
+package outcome
+
+import (
+	"strconv"
+	"strings"
+)
+
+func narrateOutsideWriteRoot(o Outcome, c Context) string {
+	text := "Writing " + quote(o.Path) + " was refused: "
+	roots := writeRoots(o, c)
+	if len(roots) == 0 {
+		return text + "nothing is writable" + inMode(c) + ". Ask the user to approve a wider policy if the write is needed."
+	}
+	return text + "it is outside the writable roots " + rootList(o, c) + ". Write under " + clean(roots[0]) +
+		", or ask the user to approve a wider policy."
+}
+
+func writeRoots(o Outcome, c Context) []string {
+	if len(o.WriteRoots) > 0 {
+		return o.WriteRoots
+	}
+	return c.WriteRoots
+}
+
+// rootList shows the writable roots in parentheses, bounded; callers
+// narrate the case of no roots themselves.
+func rootList(o Outcome, c Context) string { return "(" + list(writeRoots(o, c)) + ")" }
+
+func list(items []string) string {
+	shown := make([]string, 0, maxListed)
+	for _, it := range items[:min(len(items), maxListed)] {
+		shown = append(shown, clean(it))
+	}
+	text := strings.Join(shown, ", ")
+	if rest := len(items) - len(shown); rest > 0 {
+		text += ", and " + strconv.Itoa(rest) + " more"
+	}
+	return text
+}
+
+var pathReasons = map[string]string{
+	"empty":     "it is empty",
+	"dot":       "it names the workspace itself, not something in it",
+	"absolute":  "it is absolute, and paths are relative to the workspace",
+	"drive":     "it names a drive",
+	"home":      "it starts with ~, which is not expanded",
+	"backslash": "it contains a backslash; separate names with /",
+	"nul":       "it contains a NUL byte",
+	"escape":    "its .. climbs out of the workspace",
+}
+
+func narratePathRejected(o Outcome, c Context) string {
+	why, ok := pathReasons[o.Reason]
+	if !ok {
+		why = "it is not a valid workspace path (" + clean(o.Reason) + ")"
+	}
+	return "The path " + quote(o.Path) + " was refused before anything was done: " + why +
+		". Give a path relative to the workspace (" + clean(c.mount()) + "), such as src/main.go."
+}
+
+func narrateViolation(o Outcome, c Context) string {
+	var text string
+	switch {
+	case isSIGSYS(o.Signal):
+		text = "The sandbox stopped the command with SIGSYS: it made a system call the sandbox forbids (seccomp)."
+	case o.ExitCode != nil && *o.ExitCode == 0:
+		text = "The command exited with code 0, but the sandbox refused part of what it did."
+	case o.ExitCode != nil:
+		text = "The sandbox refused part of what the command did, and it exited with code " + strconv.Itoa(*o.ExitCode) + "."
+	default:
+		text = "The sandbox refused part of what the command did."
+	}
+	if len(o.Violations) > 0 {
+		text += " Refused: " + strings.ReplaceAll(list(o.Violations), ", ", "; ") + "."
+	}
+	if len(writeRoots(o, c)) == 0 {
+		return text + " It ran confined" + inMode(c) + " with nothing writable. " +
+			"Change the command to write nothing, or ask the user to approve a wider policy."
+	}
+	return text + " It ran confined" + inMode(c) + " with writable roots " + rootList(o, c) +
+		". Change the command to stay within them, or ask the user to approve a wider policy."
+}
+
+func narrateNonzeroExit(o Outcome, _ Context) string {
+	const own = " This is the command's own result, not a sandbox refusal; its output says more."
+	switch {
+	case o.Detail != "":
+		return "The command could not be run: " + clean(o.Detail) + "." + own
+	case o.Signal != "":
+		return "The command was killed by signal " + clean(o.Signal) + "." + own
+	case o.ExitCode != nil:
+		return "The command ran and exited with code " + strconv.Itoa(*o.ExitCode) + "." + own
+	}
+	return "The command failed." + own
+}
+
+func narrateTimedOut(o Outcome, _ Context) string {
+	const stopped = " and was stopped, with everything it started."
+	switch o.Bound {
+	case BoundWallClock:
+		return "The command ran past the deployment's wall-clock limit" + of(o.Limit, "seconds") + stopped +
+			" That limit cannot be raised from a tool call; split the work into shorter commands."
+	case BoundTimeout:
+		return "The command did not finish within its timeout" + of(o.Limit, "seconds") + " (timeout_seconds)" + stopped +
+			" Give a larger timeout_seconds if it needs longer, or do less per call; nothing started in the background survives."
+	}
+	return "The call did not finish within its time limit" + of(o.Limit, "seconds") + stopped
+}
+
+func narrateOverBudget(o Outcome, c Context) string {
+	const stopped = "The command was stopped: "
+	switch o.Bound {
+	case BoundMemory:
+		return stopped + "it used more memory than its limit" + of(o.Limit, "bytes") + seen(o.Observed, "bytes in use") +
+			". Process the data in smaller pieces, or ask the user to raise the limit."
+	case BoundProcesses:
+		return stopped + "it started more processes than its limit" + of(o.Limit, "") + seen(o.Observed, "running") +
+			". Run fewer processes at once (lower the parallelism), or ask the user to raise the limit."
+	case BoundCPU:
+		return stopped + "it used more CPU time than its limit" + of(o.Limit, "seconds") +
+			". Do less work per call (smaller input, fewer iterations), or ask the user to raise the limit."
+	case BoundOutput:
+		return stopped + "its output passed the ceiling" + of(o.Limit, "bytes") + seen(o.Observed, "bytes produced") +
+			". Print less (filter with grep or head), or write the output to a file under " + clean(c.mount()) +
+			" and read parts of it."
+	}
+	return readBudget(o)
+}
+
+// readBudget narrates a result refused (not cut) for its size.
+func readBudget(o Outcome) string {
+	subject := "The result"
+	if o.Path != "" {
+		subject = quote(o.Path)
+	}
+	text := subject + " is too large to return"
+	if o.Observed > 0 {
+		text = subject + " is at least " + n64(o.Observed) + " bytes"
+	}
+	text += ", over the limit" + of(o.Limit, "bytes")
+	if o.Bound != "" {
+		text += " (" + clean(o.Bound) + ")"
+	}
+	text += ", so it was not returned. Read part of it with offset and limit"
+	if o.Limit > 0 {
+		text += " (for example limit " + n64(o.Limit) + ")"
+	}
+	return text + ", or search it with grep."
+}
+
+// of is " of N unit", or "" when the limit is unknown.
+func of(n int64, unit string) string {
+	if n <= 0 {
+		return ""
+	}
+	if unit == "" {
+		return " of " + n64(n)
+	}
+	return " of " + n64(n) + " " + unit
+}
+
+func seen(n int64, what string) string {
+	if n <= 0 {
+		return ""
+	}
+	return " (at least " + n64(n) + " " + what + ")"
+}
