@@ -1,0 +1,157 @@
+// Package seccomp builds, loads and supervises ringfence's seccomp filter:
+// the syscall-level layer under Landlock and the namespaces.
+//
+// # Use (the sandbox init)
+//
+// The init, after building its namespaces and applying Landlock:
+//
+//	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: denyHostSockets})
+//	if err != nil { fail closed }           // unsupported arch wraps policy.ErrUnavailable
+//	runtime.LockOSThread()                  // ThisThread: never unlock
+//	listener, err := seccomp.Install(prog, seccomp.ThisThread)
+//	if err != nil { fail closed }
+//	if listener != nil {
+//		go func() {
+//			// nil once no task uses the filter, ctx.Err() when cancelled.
+//			if err := seccomp.SuperviseUnix(ctx, listener, allowSocket); err != nil { report(err) }
+//			listener.Close() // later supervised calls fail with ENOSYS, never hang
+//		}()
+//	}
+//	cmd.Start()                             // from this goroutine: the child inherits the filter
+//
+// Build is pure; Install and SuperviseUnix are Linux-only (elsewhere they
+// return ErrNotSupported). Two ways to install:
+//
+//   - ThisThread (recommended for the init): only the calling thread, and
+//     the command forked from it, are filtered. The caller must hold
+//     runtime.LockOSThread and never release it, or the Go scheduler would
+//     hand the filtered thread to other goroutines. The supervisor then runs
+//     unfiltered on the init's other threads.
+//   - Without flags: every thread (SECCOMP_FILTER_FLAG_TSYNC, with
+//     TSYNC_ESRCH when there is a listener, as seccomp(2) requires). The
+//     supervisor is then filtered too; its own connect calls come back to it
+//     and it lets them continue (it knows its thread ids; a target cannot
+//     forge the pid in a notification).
+//
+// Both modes set no_new_privs first. Either way the command must be started
+// with fork+exec as Go's os/exec does (clone without namespace flags, then
+// execve), not with SysProcAttr.UseCgroupFD: that makes Go use clone3, which
+// the filter answers with ENOSYS. Put the child in its cgroup by writing
+// cgroup.procs instead. The init should be non-dumpable
+// (prctl(PR_SET_DUMPABLE, 0)) so the command cannot read or write its
+// memory through /proc/1/mem, which seccomp cannot see.
+//
+// # What the filter guarantees
+//
+// The program first compares seccomp_data.arch with the one architecture it
+// was built for and kills the process (SECCOMP_RET_KILL_PROCESS, seen as
+// SIGSYS) on any other. On amd64 it also kills x32 calls (number with bit
+// 0x40000000 set). Syscall numbers are per ABI: a filter that only compares
+// numbers reads an `int $0x80` call with the amd64 table and is bypassed
+// (CVE-2009-0835 was this hole in seccomp's first mode). Number -1, what a
+// skipped syscall looks like, passes on to the kernel's ENOSYS.
+//
+// It is a deny-list: everything not named below is allowed. An allow-list
+// would have to know every syscall of every tool an agent runs (compilers,
+// language runtimes, databases, browsers), and a missed one breaks work in
+// ways that look like bugs in the tool; the calls that matter for escaping
+// or attacking the kernel are few and well known. The kernel's seccomp
+// cache (Linux 5.11+) makes every syscall whose verdict does not depend on
+// its arguments free after the first call; only clone, ioctl, personality
+// (and, when supervising, connect and sendto) run the program each time.
+//
+// Refused with EPERM, so programs print "Operation not permitted":
+//
+//   - ptrace, process_vm_readv, process_vm_writev (unless
+//     Options.AllowPtrace): reading or rewriting another process; before
+//     Linux 4.8 a tracer could also change a syscall after the filter had
+//     checked it.
+//   - mount, umount2, pivot_root, chroot and the new mount API (fsopen,
+//     fsconfig, fsmount, fspick, move_mount, open_tree, open_tree_attr,
+//     mount_setattr): rearranging the view the init built. CVE-2022-0185
+//     (fsconfig heap overflow) was reachable this way from a user namespace.
+//   - unshare and setns (any flags), clone with any CLONE_NEW* flag (the low
+//     32 bits of flags, which are all the kernel reads): a new user
+//     namespace hands back every capability and with it root-only kernel
+//     code (netfilter, filesystems: CVE-2022-0185, CVE-2022-25636, …).
+//   - clone3 → ENOSYS: its flags are behind a pointer a filter cannot read;
+//     glibc (2.34+) and Go fall back to clone on ENOSYS.
+//   - bpf (verifier bugs: CVE-2020-8835, CVE-2021-3490), perf_event_open
+//     (CVE-2013-2094), userfaultfd (turns kernel races into reliable
+//     exploits), io_uring_setup/enter/register (a large share of recent
+//     kernel exploits, and its operations never pass through seccomp).
+//   - keyctl, add_key, request_key: keyrings are not namespaced
+//     (CVE-2016-0728 was a refcount overflow here).
+//   - kexec_load, kexec_file_load, init_module, finit_module,
+//     delete_module: replacing or extending the kernel.
+//   - ioctl with TIOCSTI or TIOCLINUX, compared on the low 32 bits as the
+//     kernel does (a request with high bits set still means TIOCSTI):
+//     pushing keystrokes into the terminal the user types in after the
+//     command exits (CVE-2016-7545, CVE-2017-5226 in bubblewrap;
+//     CVE-2023-1523 via TIOCLINUX in snapd).
+//   - personality with anything but PER_LINUX, PER_LINUX32 (only changes
+//     uname's machine) or 0xffffffff (the query): the other flags weaken
+//     the process's own hardening (ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC,
+//     MMAP_PAGE_ZERO: CVE-2009-1895). `setarch -R` therefore fails.
+//   - open_by_handle_at, name_to_handle_at: a file handle opens a file on
+//     the same filesystem whatever the mount view (the 2014 "shocker"
+//     container escape).
+//   - host state, mostly capability-gated already (refused anyway, as a
+//     second wall): acct, swapon, swapoff, reboot, quotactl, quotactl_fd,
+//     settimeofday, clock_settime, clock_adjtime, adjtimex, sethostname,
+//     setdomainname (harmless in a UTS namespace), syslog (kernel addresses
+//     defeat KASLR), vhangup, nfsservctl, lookup_dcookie, iopl and ioperm
+//     (amd64 only: raw port I/O), fanotify_init (watching a whole
+//     filesystem).
+//
+// # Unix-socket supervision
+//
+// A read-only mount does not stop connect(2): a Docker or ssh-agent socket
+// the command can see is a way out. With Options.DenyUnixConnect the filter
+// sends every connect, and every sendto that names a destination, to
+// SECCOMP_RET_USER_NOTIF. SuperviseUnix answers each one:
+//
+//  1. It opens the calling thread (pidfd_open with PIDFD_THREAD) and its
+//     memory (/proc/TID/mem), then checks SECCOMP_IOCTL_NOTIF_ID_VALID: the
+//     thread is still blocked in the call, so the pid was not reused.
+//  2. It takes the thread's socket with pidfd_getfd (EBADF, ENOTSOCK as the
+//     kernel would) and copies the address out of its memory once.
+//  3. For an AF_UNIX socket naming a filesystem path, it opens the path
+//     itself with O_PATH (following symlinks as connect does; relative paths
+//     from /proc/TID/cwd), reads back the resolved absolute path and asks
+//     allow. Refused → EACCES.
+//  4. It performs the call itself on the taken socket, naming the opened
+//     inode as /proc/self/fd/N, and answers with the result.
+//
+// The kernel never re-reads the target's memory and the supervisor never
+// looks up the path twice, so a second thread rewriting the address, or a
+// symlink or directory swapped after the check, changes nothing (the
+// classic TOCTOU of SECCOMP_USER_NOTIF_FLAG_CONTINUE, which seccomp_unotify(2)
+// warns must not be used for security decisions). Abstract and unnamed unix
+// addresses and other families are carried out unchanged, without asking:
+// abstract sockets belong to the network namespace and Landlock scopes them.
+// Because the supervisor makes the call, it must share the target's mount
+// namespace, root and Landlock domain: run it in the init.
+//
+// # Gaps
+//
+//   - sendmsg and sendmmsg with msg_name, on an unconnected AF_UNIX
+//     datagram socket, are not supervised: the address is behind a pointer
+//     in struct msghdr, and supervising every sendmsg would cost every
+//     program and mean replaying SCM_RIGHTS. Stream and seqpacket sockets
+//     cannot be reached this way (they must connect), but host datagram
+//     sockets (journald's, /dev/log) can.
+//   - The peer of a supervised connection sees the supervisor's credentials
+//     (SO_PEERCRED, SCM_CREDENTIALS), not the command's: the kernel records
+//     the task that connects. Run the init as the command's uid where that
+//     matters.
+//   - A supervised sendto copies at most 1 MiB (larger: EMSGSIZE).
+//   - Supervision needs Linux 5.7 (pidfd_getfd, TSYNC_ESRCH); before 6.9
+//     (PIDFD_THREAD) only a process's main thread can be supervised, and
+//     other threads' calls fail closed.
+//   - Seccomp sees syscalls, not what they reach: /proc/PID/mem, files and
+//     signals are Landlock's and the namespaces' to confine.
+//   - Foreign-architecture binaries (i386 on amd64, arm32 on arm64) are
+//     killed at their first syscall.
+//   - Only amd64 and arm64 have filters; Build refuses the rest.
+package seccomp
