@@ -1,0 +1,312 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/policy"
+)
+
+// cgroup is one run's group: a single v2 directory, or one directory per
+// v1 hierarchy (memory and pids required, cpuacct when mounted). Groups are
+// made under the supervisor's own group in each hierarchy, so the command
+// stays inside whatever budget the supervisor itself was given.
+type cgroup struct {
+	v2   bool
+	dirs map[string]string // v1: controller → dir; v2: "" → dir
+	pid  int               // the placed root, for CPU when cpuacct is absent
+	max  int               // the process limit, 0 for none
+	fd   int               // v2: the group's directory for CLONE_INTO_CGROUP, or -1
+}
+
+var groupSeq atomic.Int64
+
+// errNoCgroup wraps policy.ErrUnavailable: no usable hierarchy here.
+var errNoCgroup = fmt.Errorf("%w: no writable cgroup with memory and pids controllers", policy.ErrUnavailable)
+
+func cgroupRoot(o *Options) string {
+	if o.CgroupRoot != "" {
+		return o.CgroupRoot
+	}
+	return "/sys/fs/cgroup"
+}
+
+// newCgroup creates a group with the limits set, trying a delegated v2
+// hierarchy first, then the v1 memory and pids controllers.
+func newCgroup(root string, l policy.Limits) (*cgroup, error) {
+	self, _ := os.ReadFile("/proc/self/cgroup")
+	name := "ringfence-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(groupSeq.Add(1), 10)
+	if g, err := newV2(root, string(self), name, l); err == nil {
+		return g, nil
+	}
+	return newV1(root, string(self), name, l)
+}
+
+func newV2(root, self, name string, l policy.Limits) (*cgroup, error) {
+	own, ok := ownCgroup(self, "")
+	if !ok || !safeCgroupPath(own) {
+		return nil, errNoCgroup
+	}
+	for _, mnt := range []string{root, filepath.Join(root, "unified")} {
+		parent := filepath.Join(mnt, own)
+		sub, err := os.ReadFile(filepath.Join(parent, "cgroup.subtree_control"))
+		if err != nil || !hasAll(string(sub), "memory", "pids") {
+			continue
+		}
+		g := &cgroup{v2: true, dirs: map[string]string{"": filepath.Join(parent, name)}, fd: -1}
+		return g, g.create(l)
+	}
+	return nil, errNoCgroup
+}
+
+func newV1(root, self, name string, l policy.Limits) (*cgroup, error) {
+	g := &cgroup{dirs: map[string]string{}, fd: -1}
+	for _, ctrl := range []string{"memory", "pids", "cpuacct"} {
+		own, ok := ownCgroup(self, ctrl)
+		base := filepath.Join(root, ctrl)
+		if _, err := os.Stat(filepath.Join(base, "cgroup.procs")); err != nil || !ok || !safeCgroupPath(own) {
+			continue
+		}
+		g.dirs[ctrl] = filepath.Join(base, own, name)
+	}
+	if g.dirs["memory"] == "" || g.dirs["pids"] == "" {
+		return nil, errNoCgroup
+	}
+	return g, g.create(l)
+}
+
+func hasAll(list string, want ...string) bool {
+	have := strings.Fields(list)
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			found = found || h == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// sweepStale removes empty groups left by a supervisor that died before
+// its cleanup (SIGKILL). Only groups whose supervisor pid no longer exists
+// are touched, and rmdir fails on a group that still has members: a stale
+// group's survivors are left to the operator, never killed by a guess.
+func sweepStale(parent string) {
+	stale, _ := filepath.Glob(filepath.Join(parent, "ringfence-*-*"))
+	for _, dir := range stale {
+		pid, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(dir), "ringfence-"), "-")
+		if n, err := strconv.Atoi(pid); err == nil && n != os.Getpid() {
+			if _, err := os.Stat("/proc/" + pid); errors.Is(err, os.ErrNotExist) {
+				_ = os.Remove(dir)
+			}
+		}
+	}
+}
+
+// create makes the directories and writes the limits; on any failure what
+// was made is removed again.
+func (g *cgroup) create(l policy.Limits) error {
+	made := map[string]string{}
+	for ctrl, dir := range g.dirs {
+		sweepStale(filepath.Dir(dir))
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			g.dirs = made
+			g.remove()
+			return err
+		}
+		made[ctrl] = dir
+	}
+	if err := g.setLimits(l); err != nil {
+		g.remove()
+		return err
+	}
+	return nil
+}
+
+func (g *cgroup) setLimits(l policy.Limits) error {
+	if l.MemoryBytes > 0 {
+		mem := strconv.FormatInt(l.MemoryBytes, 10)
+		if g.v2 {
+			// memory.swap.max exists only with swap accounting.
+			_ = g.write("", "memory.swap.max", "0")
+			return errors.Join(g.write("", "memory.max", mem), g.pidsMax(l))
+		}
+		if err := g.write("memory", "memory.limit_in_bytes", mem); err != nil {
+			return err
+		}
+		// memsw only exists with swap accounting; without it swap is not
+		// charged at all, so the limit holds for RAM only (a known gap).
+		if _, err := os.Stat(filepath.Join(g.dirs["memory"], "memory.memsw.limit_in_bytes")); err == nil {
+			if err := g.write("memory", "memory.memsw.limit_in_bytes", mem); err != nil {
+				return err
+			}
+		}
+	}
+	return g.pidsMax(l)
+}
+
+// pidsMax sets the process limit. Under v1 it is first one higher: the
+// supervisor's forking thread visits the group while it forks (see enter).
+func (g *cgroup) pidsMax(l policy.Limits) error {
+	if l.Processes <= 0 {
+		return nil
+	}
+	g.max = l.Processes
+	n := l.Processes
+	if !g.v2 {
+		n++
+	}
+	return g.write(g.ctrl("pids"), "pids.max", strconv.Itoa(n))
+}
+
+// ctrl maps a v1 controller name to the key of its directory.
+func (g *cgroup) ctrl(name string) string {
+	if g.v2 {
+		return ""
+	}
+	return name
+}
+
+func (g *cgroup) write(ctrl, file, value string) error {
+	f, err := os.OpenFile(filepath.Join(g.dirs[ctrl], file), os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(value)
+	return errors.Join(err, f.Close())
+}
+
+func (g *cgroup) read(ctrl, file string) string {
+	dir, ok := g.dirs[ctrl]
+	if !ok {
+		return ""
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, file))
+	return string(b)
+}
+
+func (g *cgroup) num(ctrl, file string) int64 {
+	n, _ := strconv.ParseInt(strings.TrimSpace(g.read(ctrl, file)), 10, 64)
+	return n
+}
+
+// enter moves the supervisor's forking thread into the v1 group just
+// before it forks, so the child is born inside it: nothing the command
+// does, not even its first fork, happens outside its limits. (v1 allows
+// moving one thread; memory is charged to the process's mm owner, so the
+// visiting thread charges nothing.) Under v2 the child is cloned straight
+// into the group instead (CLONE_INTO_CGROUP, see attr).
+func (g *cgroup) enter(tid int) error {
+	if g.v2 {
+		return nil
+	}
+	for ctrl := range g.dirs {
+		if err := g.write(ctrl, "tasks", strconv.Itoa(tid)); err != nil {
+			g.leave(tid)
+			return err
+		}
+	}
+	return nil
+}
+
+// leave moves the forking thread back to the supervisor's own groups.
+func (g *cgroup) leave(tid int) {
+	if g.v2 {
+		return
+	}
+	for _, dir := range g.dirs {
+		f, err := os.OpenFile(filepath.Join(filepath.Dir(dir), "tasks"), os.O_WRONLY, 0)
+		if err == nil {
+			_, _ = f.WriteString(strconv.Itoa(tid))
+			_ = f.Close()
+		}
+	}
+}
+
+// attr asks for the child to be cloned into a v2 group.
+func (g *cgroup) attr(a *syscall.SysProcAttr) {
+	if !g.v2 {
+		return
+	}
+	fd, err := unix.Open(g.dirs[""], unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err == nil {
+		g.fd, a.UseCgroupFD, a.CgroupFD = fd, true, fd
+	}
+}
+
+// place moves pid into the group in every hierarchy (a no-op when it was
+// born there) and, under v1, drops pids.max to the real limit.
+func (g *cgroup) place(pid int) error {
+	g.pid = pid
+	if g.fd >= 0 {
+		_ = unix.Close(g.fd)
+		g.fd = -1
+	}
+	if g.max > 0 && !g.v2 {
+		if err := g.write("pids", "pids.max", strconv.Itoa(g.max)); err != nil {
+			return err
+		}
+	}
+	for ctrl := range g.dirs {
+		if err := g.write(ctrl, "cgroup.procs", strconv.Itoa(pid)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sample reads the group's counters.
+func (g *cgroup) sample() sample {
+	if g.v2 {
+		return sample{
+			MemoryBytes: g.num("", "memory.current"),
+			PeakMemory:  g.num("", "memory.peak"),
+			Processes:   int(g.num("", "pids.current")),
+			CPU:         time.Duration(keyed(g.read("", "cpu.stat"), "usage_usec")) * time.Microsecond,
+			OOMKills:    keyed(g.read("", "memory.events"), "oom_kill"),
+			ForkRefused: keyed(g.read("", "pids.events"), "max"),
+		}
+	}
+	cpu := time.Duration(g.num("cpuacct", "cpuacct.usage"))
+	if g.dirs["cpuacct"] == "" {
+		cpu = (&monitor{pid: g.pid}).sample().CPU
+	}
+	return sample{
+		MemoryBytes: g.num("memory", "memory.usage_in_bytes"),
+		PeakMemory:  g.num("memory", "memory.max_usage_in_bytes"),
+		Processes:   int(g.num("pids", "pids.current")),
+		CPU:         cpu,
+		OOMKills:    keyed(g.read("memory", "memory.oom_control"), "oom_kill"),
+		ForkRefused: keyed(g.read("pids", "pids.events"), "max"),
+	}
+}
+
+// members lists the processes in the group.
+func (g *cgroup) members() []int {
+	return parsePids(g.read(g.ctrl("pids"), "cgroup.procs"))
+}
+
+// remove deletes the directories, retrying briefly while the kernel
+// finishes tearing down the last members.
+func (g *cgroup) remove() {
+	for _, dir := range g.dirs {
+		for i := 0; i < 100; i++ {
+			err := os.Remove(dir)
+			if err == nil || errors.Is(err, os.ErrNotExist) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}

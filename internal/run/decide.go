@@ -1,0 +1,188 @@
+package run
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// This file holds the decisions: pure functions over values, table-tested
+// and fuzzed without a kernel. The _linux.go files apply them.
+
+// cause is why the supervisor stopped the tree; the first one wins.
+type cause struct {
+	timedOut bool
+	aborted  bool
+	breach   Breach
+}
+
+func (c cause) stopped() bool { return c.timedOut || c.aborted || c.breach != BreachNone }
+
+// ceilings returns the capture bound per stream.
+func ceilings(o *Options) (stdout, stderr int64) {
+	stdout, stderr = o.MaxStdout, o.MaxStderr
+	if stdout <= 0 {
+		stdout = DefaultMaxOutput
+	}
+	if stderr <= 0 {
+		stderr = DefaultMaxOutput
+	}
+	return stdout, stderr
+}
+
+// deadline returns the earliest of Timeout and Limits.WallClock and the
+// cause to record when it fires (zero: no deadline). At equal durations the
+// wall-clock limit is named, since it is the stricter statement.
+func deadline(o *Options) (time.Duration, cause) {
+	t, w := o.Timeout, o.Limits.WallClock
+	switch {
+	case w > 0 && (t <= 0 || w <= t):
+		return w, cause{timedOut: true, breach: BreachWallClock}
+	case t > 0:
+		return t, cause{timedOut: true}
+	}
+	return 0, cause{}
+}
+
+// hasLimits reports whether any limit needs the tree to be watched.
+func hasLimits(l policy.Limits) bool {
+	return l.MemoryBytes > 0 || l.Processes > 0 || l.CPUTime > 0
+}
+
+// sample is one observation of the tree.
+type sample struct {
+	MemoryBytes int64         // resident memory now (monitor) or charged (quota)
+	PeakMemory  int64         // highest charge the kernel recorded (quota), else 0
+	Processes   int           // processes in the tree now
+	CPU         time.Duration // accumulated CPU time
+	OOMKills    int64         // quota: processes the kernel OOM-killed in the group
+	ForkRefused int64         // quota: forks refused at pids.max
+}
+
+// breachOf decides the first limit a sample exceeds, in the order a
+// runaway usually announces itself: memory, processes, then CPU. Under a
+// quota the kernel refuses the excess, so the breach is the kernel's
+// record of a refusal (an OOM kill, a refused fork); hitting the process
+// limit even once ends the tree as over budget, because a tree that keeps
+// forking into EAGAIN is a fork bomb being held, not a command finishing.
+// Under monitoring the breach is the sampled value past the limit.
+func breachOf(s sample, l policy.Limits, quota bool) Breach {
+	switch {
+	case l.MemoryBytes > 0 && quota && s.OOMKills > 0:
+		return BreachMemory
+	case l.MemoryBytes > 0 && !quota && s.MemoryBytes > l.MemoryBytes:
+		return BreachMemory
+	case l.Processes > 0 && quota && s.ForkRefused > 0:
+		return BreachProcesses
+	case l.Processes > 0 && !quota && s.Processes > l.Processes:
+		return BreachProcesses
+	case l.CPUTime > 0 && s.CPU > l.CPUTime:
+		return BreachCPU
+	}
+	return BreachNone
+}
+
+// addUsage folds a sample into the running peaks.
+func addUsage(u *Usage, s sample) {
+	u.PeakMemoryBytes = max(u.PeakMemoryBytes, s.MemoryBytes, s.PeakMemory)
+	u.PeakProcesses = max(u.PeakProcesses, s.Processes)
+	u.CPUMs = max(u.CPUMs, s.CPU.Milliseconds())
+}
+
+// exitFacts decides ExitCode and Signal. A stopped command has no exit
+// code. When a status channel reported an Exited event, that is the truth
+// about the command itself (the runner's own exit status is 128+n);
+// otherwise the wait status of the process is.
+func exitFacts(c cause, sum *status.Summary, code int, signal string) (*int, string) {
+	if sum != nil && sum.Exit != nil {
+		code, signal = -1, sum.Exit.Signal
+		if sum.Exit.ExitCode != nil {
+			code = *sum.Exit.ExitCode
+		}
+	}
+	if c.stopped() || code < 0 {
+		return nil, signal
+	}
+	return &code, signal
+}
+
+// parsePids parses a whitespace-separated list of pids (the format of
+// /proc/<pid>/task/<tid>/children and cgroup.procs), skipping junk.
+func parsePids(s string) []int {
+	var pids []int
+	for _, f := range strings.Fields(s) {
+		if n, err := strconv.Atoi(f); err == nil && n > 0 {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// procStat is what the supervisor reads from /proc/<pid>/stat.
+type procStat struct {
+	ppid     int
+	rssPages int64
+	ticks    int64 // utime+stime+cutime+cstime, in clock ticks
+}
+
+// parseStat parses /proc/<pid>/stat. The command name (field 2) may hold
+// spaces and parentheses, so fields are counted from the last ')'.
+func parseStat(s string) (procStat, bool) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := strings.Fields(s[i+1:])
+	// f[0] is field 3 (state); field n is f[n-3].
+	if len(f) < 22 {
+		return procStat{}, false
+	}
+	num := func(n int) int64 { v, _ := strconv.ParseInt(f[n-3], 10, 64); return v }
+	return procStat{
+		ppid:     int(num(4)),
+		rssPages: num(24),
+		ticks:    num(14) + num(15) + num(16) + num(17),
+	}, true
+}
+
+// keyed returns the value of "key N" in a flat-keyed cgroup file
+// (memory.oom_control, memory.events, pids.events, cpu.stat), or 0.
+func keyed(content, key string) int64 {
+	for line := range strings.SplitSeq(content, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if ok && k == key {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// ownCgroup returns this process's path in the hierarchy holding
+// controller (v1: "memory", "pids", …; "" asks for the v2 "0::" line),
+// parsed from /proc/self/cgroup.
+func ownCgroup(content, controller string) (string, bool) {
+	for line := range strings.SplitSeq(content, "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if controller == "" && parts[0] == "0" && parts[1] == "" {
+			return parts[2], true
+		}
+		for c := range strings.SplitSeq(parts[1], ",") {
+			if controller != "" && c == controller {
+				return parts[2], true
+			}
+		}
+	}
+	return "", false
+}
+
+// safeCgroupPath refuses a cgroup path that would climb out of the mount.
+func safeCgroupPath(p string) bool {
+	return strings.HasPrefix(p, "/") && !strings.Contains(p, "..") && !strings.ContainsRune(p, 0)
+}

@@ -1,0 +1,92 @@
+// Package run starts a confined command and supervises it to the end: its
+// output, its deadline, its resource limits, and the death of its whole
+// process tree.
+//
+// # What it guarantees
+//
+//   - The environment is exactly the Cmd's: a nil Env is an empty
+//     environment, never the supervisor's.
+//   - Output is captured up to a ceiling per stream (1 MiB by default) and
+//     anything beyond it is counted and reported as cut (Truncated holds the
+//     bytes seen), never dropped silently. The supervisor's memory is bounded
+//     by the ceilings plus one 64 KiB read buffer per stream, whatever the
+//     command prints: streaming 10 GiB through `yes` grows its RSS by about
+//     5 MiB in total. Output can be passed through live while captured.
+//   - A timeout, a cancellation, a breached limit or an output ceiling stops
+//     the whole tree, and the Result says which (TimedOut, Aborted, Breach)
+//     with ExitCode nil. WallClock is a timeout reported as a breach.
+//   - When the Cmd has a status channel, its Exited event is the truth about
+//     the command (the runner exits 128+n for a signalled command).
+//   - Resource limits are enforced by a cgroup when this host lets the
+//     supervisor make one ("quota": a delegated v2 hierarchy with memory and
+//     pids, else the v1 memory and pids controllers, with cpuacct for CPU
+//     time), else by sampling the tree every SampleInterval ("monitor").
+//     Result.Resources says which; Breach names the limit that ended it.
+//     Groups are made under the supervisor's own group (it stays within its
+//     own budget) and removed after every run.
+//   - Under v1 the command is born inside its group: the forking thread
+//     visits the group for the fork (v2: CLONE_INTO_CGROUP), so not even the
+//     first fork happens outside the limits.
+//
+// # Threat model
+//
+// The command is hostile about its budget: it tries to outlive its
+// deadline (a daemon that double-forks through setsid, re-parented away
+// from the tree), to out-print the supervisor's memory, to fork without
+// end, to balloon memory, to spin, or to survive the supervisor itself
+// being SIGKILLed. The tree is stopped by, strongest first:
+//
+//   - pid namespace (TreeKill "pid-namespace"): SIGKILL of the namespace's
+//     init ends every process in it; the init has SIGKILL as parent-death
+//     signal, so a SIGKILL of the supervisor ends the namespace too.
+//   - process group (TreeKill "process-group", weaker): the supervisor
+//     freezes (SIGSTOP) what it finds below the root via
+//     /proc/<pid>/task/*/children until the set is stable, then SIGKILLs
+//     the group, each descendant found, and the root; then every member its
+//     cgroup still lists (the one census a re-parented setsid daemon cannot
+//     leave). With Options.Reaper the command runs under a re-executed
+//     subreaper (ReaperMain): orphans are re-parented to it, not to the
+//     host's init, and it ends the tree on its parent's death, even by
+//     SIGKILL. The binary must call Dispatch first thing in main (the
+//     ringfence binary and this package's TestMain do); Run refuses the
+//     option otherwise, and refuses to run at all inside a process started
+//     as the reaper, so a binary that fails to dispatch cannot recurse.
+//
+// Pdeathsig is tied to the OS thread that forked, so the forking goroutine
+// stays locked to its thread until the child has been reaped.
+//
+// # Known gaps
+//
+//   - Monitor mode cannot prevent the spike between two samples (50 ms): a
+//     fork bomb or a balloon can overshoot before it is stopped. RLIMIT_CPU
+//     is set on the root as a per-process backstop; RLIMIT_AS is not
+//     (address space is not memory) and RLIMIT_NPROC is not (it counts the
+//     whole user, and root ignores it). CPU time of processes whose parent
+//     died before reaping them is lost to the sum.
+//   - Quota processes rule: the first fork refused at pids.max ends the tree
+//     as over budget. Memory: the first OOM kill in the group does. CPU time
+//     is sampled under quota too (no cgroup stops at a CPU-time total).
+//   - v1 specifics: memsw is limited only where swap accounting exists; a
+//     memory.failcnt without an OOM kill (reclaimed page cache) is not a
+//     breach. v2 support is written against the documented interface but
+//     this project's hosts (hybrid, v2 without memory/pids) cannot test it.
+//   - Process-group mode without a cgroup and without the reaper: a daemon
+//     re-parented away before the kill escapes the sweep, and if the
+//     supervisor is SIGKILLed only the direct child dies. A command can also
+//     kill its own reaper; the cgroup census still finds its tree, but
+//     nothing ends it if the supervisor is also gone. Stale, empty groups of
+//     a dead supervisor are removed by the next run; non-empty ones are left.
+//   - A plain Cmd (no Setup, no reaper gate) placed after start when the
+//     forking thread could not visit its group: its first instants run
+//     outside the group. The root is never reaped while the tree is walked,
+//     so the walk cannot start from a reused pid, but a descendant that
+//     exits and whose pid is reused between being found and being killed
+//     would be hit (a window of microseconds against a 32768-pid wrap).
+//   - The runner counts toward Processes: the pid-namespace init or the
+//     reaper is one of the tree.
+//   - A live Stdout/Stderr writer that blocks forever blocks the drain and
+//     therefore Run; one that fails is dropped and capture goes on.
+//   - A Stdin reader that never returns keeps one goroutine until it does.
+//   - Supervision is implemented for Linux only; elsewhere Run returns
+//     ErrUnsupported.
+package run

@@ -1,0 +1,110 @@
+package run
+
+import (
+	"io"
+	"time"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// DefaultMaxOutput is the per-stream capture ceiling when Options leaves it zero.
+const DefaultMaxOutput int64 = 1 << 20
+
+// Options says how to run one confined command.
+type Options struct {
+	// Stdin is the command's input; nil means /dev/null. An *os.File is
+	// handed over as is; any other reader is copied through a pipe.
+	Stdin io.Reader
+	// Stdout and Stderr, when set, receive the output live as it arrives
+	// (a long build shows progress) while a bounded copy is captured.
+	Stdout, Stderr io.Writer
+	// MaxStdout and MaxStderr bound the captured copy per stream; zero
+	// means DefaultMaxOutput.
+	MaxStdout, MaxStderr int64
+	// Timeout stops the whole tree when it elapses; zero means none.
+	Timeout time.Duration
+	// Limits are the resource limits. WallClock acts as a second timeout
+	// and is reported as a breach when it is the one that fired.
+	Limits policy.Limits
+	// KeepRunningPastCeiling keeps the command running once an output
+	// ceiling is passed, discarding (but counting) the rest. The default
+	// stops the whole tree and reports Breach "output": a flood is either
+	// a runaway or a waste of the budget, and cutting it quietly while it
+	// runs on would hide that.
+	KeepRunningPastCeiling bool
+	// Reaper starts a process-group Cmd under a small re-executed
+	// subreaper (ReaperMain) so a descendant that calls setsid, or a
+	// SIGKILL of the supervisor, leaves no survivor. The running binary
+	// must call Dispatch first thing in main; Run refuses otherwise.
+	Reaper bool
+	// CgroupRoot overrides /sys/fs/cgroup (tests).
+	CgroupRoot string
+}
+
+// Breach names the limit a command went past.
+type Breach string
+
+// Breaches.
+const (
+	BreachNone      Breach = ""
+	BreachMemory    Breach = "memory"
+	BreachProcesses Breach = "processes"
+	BreachCPU       Breach = "cpu"
+	BreachWallClock Breach = "wall-clock"
+	BreachOutput    Breach = "output"
+)
+
+// Resources says how resource limits were enforced for one run.
+type Resources string
+
+// Enforcement levels for resource limits.
+const (
+	// ResourcesQuota: a cgroup made the kernel refuse to exceed memory and
+	// process limits (CPU time is still sampled: no cgroup stops at a
+	// CPU-time total).
+	ResourcesQuota Resources = "quota"
+	// ResourcesMonitor: the tree was sampled every SampleInterval and
+	// stopped once over; a spike between two samples is not prevented.
+	ResourcesMonitor Resources = "monitor"
+	// ResourcesNone: no resource limit was asked for.
+	ResourcesNone Resources = "none"
+)
+
+// SampleInterval is how often limits are checked.
+const SampleInterval = 50 * time.Millisecond
+
+// Truncated holds the total bytes seen on a stream whose capture was cut;
+// a zero field means that stream was not cut.
+type Truncated struct {
+	Stdout int64 `json:"stdout,omitempty"`
+	Stderr int64 `json:"stderr,omitempty"`
+}
+
+// Usage is what the tree consumed, as far as it was observed.
+type Usage struct {
+	PeakMemoryBytes int64 `json:"peakMemoryBytes"`
+	PeakProcesses   int   `json:"peakProcesses"`
+	CPUMs           int64 `json:"cpuMs"`
+}
+
+// Result is what happened, as facts. A command the supervisor stopped (a
+// timeout, a cancellation, a breach) has ExitCode nil. Breach can also be
+// set beside an ExitCode: the kernel refused something (an OOM kill, a
+// fork at pids.max) but the command ended before it could be stopped.
+type Result struct {
+	ExitCode   *int             `json:"exitCode"`
+	Signal     string           `json:"signal,omitempty"`
+	Stdout     []byte           `json:"stdout"`
+	Stderr     []byte           `json:"stderr"`
+	Truncated  *Truncated       `json:"truncated,omitempty"`
+	TimedOut   bool             `json:"timedOut"`
+	Aborted    bool             `json:"aborted"`
+	DurationMs int64            `json:"durationMs"`
+	Status     status.Summary   `json:"status"`
+	Breach     Breach           `json:"breach,omitempty"`
+	Resources  Resources        `json:"resources"`
+	TreeKill   confine.TreeKill `json:"treeKill"`
+	Usage      Usage            `json:"usage"`
+}

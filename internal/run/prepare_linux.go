@@ -1,0 +1,156 @@
+package run
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/status"
+)
+
+// prepare builds the limiter, the pipes and the exec.Cmd.
+func (s *session) prepare() error {
+	c := s.c
+	reaper := s.useReaper()
+	pg := c.TreeKill != confine.KillPidNamespace && !inPidNamespace(c.SysProcAttr)
+	s.lim, s.resources = newLimiter(s.o, pg)
+	stdin, err := s.stdin()
+	if err != nil {
+		return &StartError{Err: err}
+	}
+	stdout, stderr, err := s.outputs()
+	if err != nil {
+		return &StartError{Err: err}
+	}
+	deathSig := syscall.SIGKILL
+	if reaper {
+		deathSig = syscall.SIGTERM // the reaper catches it and ends the tree
+	}
+	attr, group := procAttr(c, deathSig)
+	s.group = group
+	s.cmd = &exec.Cmd{
+		Path: c.Path, Args: c.Args, Env: environ(c.Env), Dir: c.Dir,
+		Stdin: stdin, Stdout: stdout, Stderr: stderr,
+		ExtraFiles: c.ExtraFiles, SysProcAttr: attr,
+	}
+	s.childEnds = append(s.childEnds, c.ExtraFiles...)
+	if s.lim != nil {
+		s.lim.attr(attr)
+	}
+	if reaper {
+		return s.wrapInReaper()
+	}
+	if c.Status != nil {
+		s.readStatus(c.Status)
+	}
+	return nil
+}
+
+// useReaper reports whether this Cmd is started under the subreaper: asked
+// for, a process-group Cmd, and no status channel of its own.
+func (s *session) useReaper() bool {
+	return s.o.Reaper && s.c.TreeKill != confine.KillPidNamespace &&
+		!inPidNamespace(s.c.SysProcAttr) && s.c.Status == nil
+}
+
+// stdin returns the command's standard input as a file.
+func (s *session) stdin() (*os.File, error) {
+	switch in := s.o.Stdin.(type) {
+	case nil:
+		f, err := os.Open(os.DevNull)
+		s.childEnds = append(s.childEnds, f)
+		return f, err
+	case *os.File:
+		return in, nil
+	default:
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		s.childEnds = append(s.childEnds, r)
+		s.readers = append(s.readers, w)
+		go func() {
+			_, _ = io.Copy(w, in)
+			_ = w.Close()
+		}()
+		return r, nil
+	}
+}
+
+// outputs makes the stdout and stderr pipes and their bounded captures.
+func (s *session) outputs() (*os.File, *os.File, error) {
+	outMax, errMax := ceilings(s.o)
+	over := func() { s.overOnce.Do(func() { close(s.ceiling) }) }
+	if s.o.KeepRunningPastCeiling {
+		over = nil
+	}
+	s.out = newCapture(outMax, s.o.Stdout, over)
+	s.errs = newCapture(errMax, s.o.Stderr, over)
+	var ends [2]*os.File
+	for i := range ends {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, nil, err
+		}
+		s.readers = append(s.readers, r)
+		s.childEnds = append(s.childEnds, w)
+		s.pipes[i], ends[i] = r, w
+	}
+	return ends[0], ends[1], nil
+}
+
+// startCopies starts draining the output pipes.
+func (s *session) startCopies() {
+	for i, c := range []*capture{s.out, s.errs} {
+		r := s.pipes[i]
+		s.copies.Add(1)
+		go func() { defer s.copies.Done(); drain(r, c) }()
+	}
+}
+
+// readStatus reads the status channel to EOF concurrently.
+func (s *session) readStatus(f *os.File) {
+	s.readers = append(s.readers, f)
+	s.statusSummary = make(chan status.Summary, 1)
+	s.copies.Add(1)
+	go func() { defer s.copies.Done(); s.statusSummary <- status.Read(f) }()
+}
+
+// wrapInReaper starts the re-executed binary as "__reap" in place of the
+// command; the reaper gets the command's descriptors at 3…, then a status
+// pipe and a start gate after them.
+func (s *session) wrapInReaper() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return &StartError{Err: err}
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		return &StartError{Err: err}
+	}
+	gateR, gateW, err := os.Pipe()
+	if err != nil {
+		closeAll([]*os.File{statusR, statusW})
+		return &StartError{Err: err}
+	}
+	c := s.c
+	args := append([]string{exe, reapArg, strconv.Itoa(len(c.ExtraFiles)), c.Path}, argv(c)...)
+	s.cmd.Path, s.cmd.Args = exe, args
+	s.cmd.Env = append(append([]string{}, environ(c.Env)...), reaperEnv+"=1")
+	s.cmd.ExtraFiles = append(append([]*os.File{}, c.ExtraFiles...), statusW, gateR)
+	s.childEnds = append(s.childEnds, statusW, gateR)
+	s.gate = gateW
+	s.readStatus(statusR)
+	return nil
+}
+
+// argv returns the command's argv, defaulting argv[0] to the path.
+func argv(c *confine.Cmd) []string {
+	if len(c.Args) == 0 {
+		return []string{c.Path}
+	}
+	return c.Args
+}

@@ -1,0 +1,101 @@
+package run
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// maxTree bounds a tree walk so a fork bomb cannot make the walk unbounded.
+const maxTree = 1 << 15
+
+// children lists the direct children of pid from
+// /proc/<pid>/task/*/children (every thread can be a parent).
+func children(pid int) []int {
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err == nil {
+			out = append(out, parsePids(string(b))...)
+		}
+	}
+	return out
+}
+
+// descendants walks the tree under pid (pid excluded), breadth first.
+func descendants(pid int) []int {
+	seen := map[int]bool{pid: true}
+	queue, out := []int{pid}, []int(nil)
+	for len(queue) > 0 && len(out) < maxTree {
+		for _, c := range children(queue[0]) {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+				queue = append(queue, c)
+			}
+		}
+		queue = queue[1:]
+	}
+	return out
+}
+
+// killTree stops every process of the tree rooted at p. It first freezes
+// what it can find (SIGSTOP: a stopped process cannot fork), re-walking
+// until the set stops growing, then SIGKILLs the group, every descendant
+// found and finally the root. Descendants are found before the root dies
+// because a dead parent's children are re-parented out of reach. Under a
+// pid namespace SIGKILL of the root (the namespace's init) alone ends
+// everything; the sweep is then belt and braces.
+func killTree(p *proc, group bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reaped {
+		return // only leftovers remain: killLeftovers and the cgroup census
+	}
+	var found []int
+	for range 8 {
+		ds := descendants(p.pid)
+		signalAll(ds, syscall.SIGSTOP)
+		if group {
+			_ = syscall.Kill(-p.pid, syscall.SIGSTOP)
+		}
+		if len(ds) == len(found) {
+			break
+		}
+		found = ds
+	}
+	if group {
+		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	}
+	signalAll(found, syscall.SIGKILL)
+	_ = p.process.Signal(syscall.SIGKILL) // by pidfd: never a reused pid
+}
+
+// killLeftovers ends what is left of the group once the root is reaped.
+func killLeftovers(p *proc, group bool) {
+	if group {
+		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	}
+}
+
+// killMembers SIGKILLs every process a cgroup lists until it lists none
+// (bounded): the one census a setsid'd, re-parented daemon cannot leave.
+func killMembers(members func() []int) {
+	for range 200 {
+		pids := members()
+		if len(pids) == 0 {
+			return
+		}
+		signalAll(pids, syscall.SIGKILL)
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func signalAll(pids []int, sig syscall.Signal) {
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, sig)
+	}
+}
