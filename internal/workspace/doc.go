@@ -1,0 +1,82 @@
+// Package workspace is the file operations an agent's tools call — read,
+// write, edit, list, glob, grep, media — beneath one policy's root.
+//
+// # Threat model
+//
+// These operations run in ringfence's own process, outside every namespace,
+// Landlock ruleset and seccomp filter it builds for commands. A file tool
+// that ignores the policy is therefore an escape no confinement can see.
+// The adversary is the model (any path, pattern or size it names) and any
+// command it ran before, which may have planted links, hard links, fifos
+// and devices in the writable tree, and may keep changing the tree while
+// a call runs.
+//
+// # What a call guarantees
+//
+// Every path goes through pathrule.Clean first. An absolute path under the
+// mount path ("/workspace/src/a.go") is accepted and made relative before
+// the rule; any other absolute path is refused (path-rejected). The clean
+// path is then opened beneath the root's descriptor with
+// openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): links that stay inside
+// are followed, any that leads out (absolute, or ".." past the root) and
+// every /proc magic link is refused. Where openat2 is missing (ENOSYS) a
+// component walk does the same: each name opened O_NOFOLLOW relative to
+// its parent's descriptor, links read and interpreted here, never by the
+// kernel. The policy is then checked at the path's real, link-free
+// location: a denied file reached through a link is denied-by-policy.
+//
+// Reads check the type on an O_PATH descriptor, so a fifo or device is
+// never opened; the open for reading is O_NONBLOCK, link-free, and must
+// reach the same inode. Reads take a required positive byte bound and are
+// refused (over-budget), never cut. Writes go to a temp file in the same
+// directory, are fsynced, renamed over the name and the directory fsynced;
+// they are refused on a file with another hard link unless the policy
+// allows aliased writes, re-checked just before the rename, and the temp
+// file is removed on every failure. Walks (list, glob, grep) never follow a
+// link: each directory is opened with no link allowed anywhere on its
+// path, each file O_NOFOLLOW relative to its directory. They skip .git,
+// honour .gitignore (switchable), skip denied subtrees silently, and stop
+// at bounds they name in scope-limited outcomes. Outcomes show model
+// paths, never host paths or contents.
+//
+// # The check-then-use race
+//
+// Every decision is made on a descriptor and every use goes through that
+// descriptor or its parent's: a directory swapped for a link to the
+// outside between check and use makes the call fail, never leak
+// (TestLinkRace swaps one with renameat2(RENAME_EXCHANGE) throughout, and
+// TestLinkRaceNaiveLeaks shows a path-based check-then-read does leak).
+//
+// # Errors
+//
+// Operations return (Result, error). A refusal or failure is a *Error
+// holding one outcome.Outcome; it wraps policy.ErrDenied for
+// denied-by-policy and outside-write-root, pathrule.ErrPathRefused for
+// path-rejected. Programming errors (a missing bound) wrap ErrUsage and
+// are never outcomes. Choices the union leaves open: a hard-linked target
+// is denied-by-policy (axis write, Reason "hard-link"); edit_file's
+// old_string not found is no-matches (Pattern "old_string", never the text
+// itself); found more than once without replaceAll is invalid-arguments
+// with the count in Observed. Lookups refused on disk rather than by name
+// are path-rejected with Reason "escape" or "link-loop".
+//
+// # Known gaps
+//
+//   - A directory held open by a call and then renamed outside the root by
+//     a concurrent process is still used (the component walk only; openat2
+//     refuses with EAGAIN). Inside the sandbox only writable places can be
+//     renamed, so the data was the command's to move anyway.
+//   - A file hard-linked into the root from outside is readable: the
+//     policy decides by path and the link is a real name in the root.
+//     Writes to such files are refused; reads are not.
+//   - Ownership and set-id bits are not preserved by writes.
+//   - The symlink-case real path comes from /proc/self/fd; without /proc
+//     the component walk is used instead.
+//   - .gitignore: the common subset (see ignore.go); no info/exclude, no
+//     global excludes, and it is honoured outside git repositories too.
+//   - Under a bound reached by the parallel walker, which files were
+//     searched before it stopped can vary between runs; results are sorted.
+//   - Binary detection is a heuristic (a NUL, or more than 5% invalid UTF-8
+//     in the first 8 KiB).
+//   - Not supported outside Linux: New returns ErrUnsupported.
+package workspace

@@ -1,0 +1,147 @@
+package workspace
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/pathrule"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// Reasons for a path-rejected outcome found on disk rather than in the
+// name: pathrule's reasons cover the name, these cover the links.
+const (
+	ReasonEscape   = string(pathrule.Escape) // a link leads out of the root
+	ReasonLinkLoop = "link-loop"             // too many links, or a /proc magic link
+	ReasonTooLong  = "too-long"              // the kernel refused the name's length
+)
+
+// clean turns a model path into a clean relative path. A path under the
+// mount path ("/workspace/src/a.go") is accepted and made relative first;
+// every other absolute path is left for pathrule to refuse.
+func (w *Workspace) clean(path string) (string, error) {
+	rel, err := pathrule.Clean(w.stripMount(path))
+	if err != nil {
+		var pe *pathrule.Error
+		reason := "invalid"
+		if errors.As(err, &pe) {
+			reason = string(pe.Reason)
+		}
+		return "", fail(outcome.Outcome{Kind: outcome.PathRejected, Path: shown(path), Reason: reason})
+	}
+	return rel, nil
+}
+
+// cleanScope is clean for the base of a walk, where the root itself
+// ("", ".", "/workspace") is a valid answer.
+func (w *Workspace) cleanScope(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	rel, err := w.clean(path)
+	if o, ok := OutcomeOf(err); ok && o.Kind == outcome.PathRejected &&
+		(o.Reason == string(pathrule.Dot) || o.Reason == string(pathrule.Empty)) {
+		return "", nil
+	}
+	return rel, err
+}
+
+func (w *Workspace) stripMount(path string) string {
+	m := w.opts.MountPath
+	switch {
+	case path == m || path == m+"/":
+		return "."
+	case strings.HasPrefix(path, m+"/"):
+		return strings.TrimLeft(path[len(m):], "/")
+	}
+	return path
+}
+
+// shown bounds a refused path before it goes into an outcome.
+func shown(path string) string {
+	const max = 512
+	if len(path) > max {
+		return path[:max] + "…"
+	}
+	return path
+}
+
+// lookupFailure turns an errno from a lookup into the outcome for rel.
+func (w *Workspace) lookupFailure(rel string, err error) error {
+	p := w.model(rel)
+	switch {
+	case isNotExist(err):
+		return fail(outcome.Outcome{Kind: outcome.NotFound, Path: p})
+	case isEscape(err):
+		return fail(outcome.Outcome{Kind: outcome.PathRejected, Path: p, Reason: ReasonEscape})
+	case isLoop(err):
+		return fail(outcome.Outcome{Kind: outcome.PathRejected, Path: p, Reason: ReasonLinkLoop})
+	case isNameLong(err):
+		return fail(outcome.Outcome{Kind: outcome.PathRejected, Path: p, Reason: ReasonTooLong})
+	case isNotDir(err):
+		return fail(outcome.Outcome{Kind: outcome.NotADirectory, Path: p})
+	case isHostPerm(err):
+		return fail(ioFailure(p, "the host refused access"))
+	}
+	return fail(ioFailure(p, "the file system failed"))
+}
+
+// checkRead refuses a read where the policy denies it. real is the
+// symlink-free path the lookup reached; shownRel is what the model asked.
+func (w *Workspace) checkRead(real, shownRel string) error {
+	if w.pol.AccessAt(w.host(real)) >= policy.Read {
+		return nil
+	}
+	return fail(outcome.Outcome{Kind: outcome.DeniedByPolicy, Path: w.model(shownRel), Axis: "read"})
+}
+
+// checkWrite refuses a write where the policy does not grant write: outside
+// every writable root, or in a read-only carve-out inside one.
+func (w *Workspace) checkWrite(real, shownRel string) error {
+	h := w.host(real)
+	if w.pol.AccessAt(h) == policy.Write {
+		return nil
+	}
+	roots := w.pol.WritableRoots().Roots
+	for _, r := range roots {
+		if policy.Contains(r, h) {
+			return fail(outcome.Outcome{Kind: outcome.DeniedByPolicy, Path: w.model(shownRel), Axis: "write"})
+		}
+	}
+	return fail(outcome.Outcome{Kind: outcome.OutsideWriteRoot, Path: w.model(shownRel), WriteRoots: w.modelRoots(roots)})
+}
+
+// modelRoots shows the writable roots the model can name: those beneath
+// the workspace root, as model paths. Others (the private temp dir) are
+// not the model's to address and are left out rather than shown as host
+// paths.
+func (w *Workspace) modelRoots(roots []string) []string {
+	var out []string
+	for _, r := range roots {
+		if !policy.Contains(w.pol.Root, r) {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(policy.Clean(r), policy.Clean(w.pol.Root)), "/")
+		out = append(out, w.model(rel))
+	}
+	return out
+}
+
+// readable reports whether a walk may show or enter rel. A denied subtree
+// is skipped silently, unless a narrower layer inside it grants read.
+func (w *Workspace) readable(rel string, dir bool) bool {
+	h := w.host(rel)
+	if w.pol.AccessAt(h) >= policy.Read {
+		return true
+	}
+	if !dir {
+		return false
+	}
+	for _, l := range w.pol.Layers {
+		if l.Access >= policy.Read && policy.Contains(h, l.Path) && policy.Clean(l.Path) != policy.Clean(h) {
+			return true
+		}
+	}
+	return false
+}

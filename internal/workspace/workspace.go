@@ -1,0 +1,180 @@
+package workspace
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/pathrule"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// The default bounds of a walk (list, glob, grep).
+const (
+	DefaultMountPath    = "/workspace"
+	DefaultMaxEntries   = 20_000   // directory entries visited
+	DefaultMaxReadBytes = 64 << 20 // bytes read by one grep
+	DefaultMaxFileBytes = 4 << 20  // grep skips larger files, and says so
+	DefaultMaxLineChars = 2_000    // characters of one line shown
+	DefaultMaxMatches   = 500      // grep lines shown
+	DefaultMaxEditBytes = 16 << 20 // largest file edit_file rewrites
+)
+
+// Options configures a Workspace. Zero fields take the defaults above.
+type Options struct {
+	// MountPath is where the model sees the root ("/workspace").
+	MountPath    string
+	MaxEntries   int
+	MaxReadBytes int64
+	MaxFileBytes int64
+	MaxLineChars int
+	MaxMatches   int
+	MaxEditBytes int64
+	MaxResults   int // entries list_files and glob_files return
+	// Workers bounds the walker's goroutines; zero means GOMAXPROCS.
+	Workers int
+}
+
+func (o Options) withDefaults() Options {
+	if o.MountPath == "" {
+		o.MountPath = DefaultMountPath
+	}
+	o.MountPath = "/" + strings.Trim(o.MountPath, "/")
+	setInt(&o.MaxEntries, DefaultMaxEntries)
+	setInt64(&o.MaxReadBytes, DefaultMaxReadBytes)
+	setInt64(&o.MaxFileBytes, DefaultMaxFileBytes)
+	setInt(&o.MaxLineChars, DefaultMaxLineChars)
+	setInt(&o.MaxMatches, DefaultMaxMatches)
+	setInt64(&o.MaxEditBytes, DefaultMaxEditBytes)
+	return o
+}
+
+func setInt(p *int, def int) {
+	if *p <= 0 {
+		*p = def
+	}
+}
+
+func setInt64(p *int64, def int64) {
+	if *p <= 0 {
+		*p = def
+	}
+}
+
+// Workspace is the file operations beneath one policy's root. It is safe
+// for concurrent use; Close releases the root descriptor.
+type Workspace struct {
+	pol  *policy.Policy
+	opts Options
+	res  *resolver
+}
+
+// ErrUsage marks a programming error in a call (a missing bound, a nil
+// policy): never the model's doing, so never an outcome.
+var ErrUsage = errors.New("workspace: invalid call")
+
+// ErrUnsupported: this platform has no beneath-the-root lookup.
+var ErrUnsupported = errors.New("workspace: unsupported on this platform")
+
+// New opens pol.Root and returns the workspace over it.
+func New(pol *policy.Policy, opts Options) (*Workspace, error) {
+	if pol == nil || !strings.HasPrefix(pol.Root, "/") {
+		return nil, usage("a policy with an absolute root is required")
+	}
+	if !supported {
+		return nil, errors.Join(ErrUnsupported, policy.ErrUnavailable)
+	}
+	fd, err := sysOpenRoot(pol.Root)
+	if err != nil {
+		return nil, &Error{Outcome: ioFailure(opts.withDefaults().MountPath, "the workspace root cannot be opened")}
+	}
+	return &Workspace{pol: pol, opts: opts.withDefaults(), res: &resolver{rootfd: fd}}, nil
+}
+
+// Close releases the root. Calls after Close fail.
+func (w *Workspace) Close() error {
+	sysClose(w.res.rootfd)
+	w.res.rootfd = -1
+	return nil
+}
+
+// MountPath is where the model sees the root.
+func (w *Workspace) MountPath() string { return w.opts.MountPath }
+
+func usage(what string) error { return errors.Join(ErrUsage, errors.New("workspace: "+what)) }
+
+// Error is a refused or failed operation: one model-facing outcome. Its
+// message holds the kind and the model path, never contents or host paths.
+type Error struct {
+	Outcome outcome.Outcome
+}
+
+func (e *Error) Error() string {
+	msg := "workspace: " + string(e.Outcome.Kind)
+	if e.Outcome.Path != "" {
+		msg += ": " + e.Outcome.Path
+	}
+	if e.Outcome.Reason != "" {
+		msg += " (" + e.Outcome.Reason + ")"
+	}
+	return msg
+}
+
+// Unwrap ties denials to policy.ErrDenied and path refusals to
+// pathrule.ErrPathRefused, so callers can test with errors.Is.
+func (e *Error) Unwrap() error {
+	switch e.Outcome.Kind {
+	case outcome.DeniedByPolicy, outcome.OutsideWriteRoot:
+		return policy.ErrDenied
+	case outcome.PathRejected:
+		return pathrule.ErrPathRefused
+	}
+	return nil
+}
+
+// OutcomeOf extracts the outcome of an error from this package.
+func OutcomeOf(err error) (outcome.Outcome, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Outcome, true
+	}
+	return outcome.Outcome{}, false
+}
+
+func fail(o outcome.Outcome) error { return &Error{Outcome: o} }
+
+func ioFailure(path, detail string) outcome.Outcome {
+	return outcome.Outcome{Kind: outcome.IOFailure, Path: path, Detail: detail}
+}
+
+// model is the model path of rel: the mount path, then rel.
+func (w *Workspace) model(rel string) string {
+	if rel == "" {
+		return w.opts.MountPath
+	}
+	return w.opts.MountPath + "/" + rel
+}
+
+// host is the policy's path for rel: the root, then rel. Only the policy
+// sees it; it never reaches an outcome.
+func (w *Workspace) host(rel string) string {
+	if rel == "" {
+		return w.pol.Root
+	}
+	return strings.TrimSuffix(w.pol.Root, "/") + "/" + rel
+}
+
+func splitRel(rel string) (dir, base string) {
+	i := strings.LastIndexByte(rel, '/')
+	if i < 0 {
+		return "", rel
+	}
+	return rel[:i], rel[i+1:]
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
