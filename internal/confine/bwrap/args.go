@@ -1,0 +1,177 @@
+package bwrap
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// Kind is what a host path is, as far as the mount view cares.
+type Kind int
+
+// Path kinds. Anything that is not a directory is masked like a file.
+const (
+	Missing Kind = iota // does not exist (or a component is not a directory)
+	Dir
+	File
+)
+
+// StatFunc reports what a host path is. It is injected so that Args stays
+// a pure function of its inputs; an error (other than "missing", which is
+// Kind Missing) makes Args fail rather than guess.
+type StatFunc func(path string) (Kind, error)
+
+// ShimArg is the subcommand of the ringfence binary that acts as the exec
+// shim inside the sandbox (see Shim).
+const ShimArg = "__exec"
+
+// ArgOptions are the host facts and descriptor numbers Args needs.
+type ArgOptions struct {
+	Stat StatFunc // required
+	// List, when set, lets a writable root holding a read-only or denied
+	// path that does not exist yet be expanded around it (see expand), so
+	// the path is protected; when nil such a path is reported instead.
+	List      ListFunc
+	Shim      string // absolute host path of the ringfence binary run as the exec shim; required
+	StatusFD  int    // descriptor (in bwrap's table) for --json-status-fd; 0: none
+	ShimFD    int    // descriptor the shim reports exec failure on; required
+	SeccompFD int    // descriptor holding a compiled filter for --seccomp; 0: none
+	// UnixSocketsRefused says something else refuses connect() to host
+	// unix sockets, so Enforcement need not flag them.
+	UnixSocketsRefused bool
+	// SuperviseUnix makes the shim stay as the command's parent inside the
+	// sandbox and supervise its unix-socket connects (seccomp user
+	// notification): a socket is allowed where the view is writable or
+	// sandbox-private, or when the policy names it; every other one is a
+	// host socket and refused.
+	SuperviseUnix bool
+}
+
+// Spec is the pure result of planning one bwrap invocation.
+type Spec struct {
+	// Args is the complete logical argv after the program name: bwrap
+	// options, "--", the shim and its arguments, "--", the command.
+	Args []string
+	// Split is the index of the first "--" in Args: everything before it
+	// is handed to bwrap through --args FD so that no environment value
+	// or host path appears on bwrap's command line.
+	Split       int
+	Enforcement confine.Enforcement
+}
+
+// Args is Plan's argv alone: a pure function of the policy, the request and
+// the injected host facts.
+func Args(p *policy.Policy, req confine.Request, opts ArgOptions) ([]string, error) {
+	s, err := Plan(p, req, opts)
+	return s.Args, err
+}
+
+// Plan builds the bwrap argv for req under p and says what it enforces.
+func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) {
+	if err := check(p, req, opts); err != nil {
+		return Spec{}, err
+	}
+	v, err := buildView(p, req, opts)
+	if err != nil {
+		return Spec{}, err
+	}
+	a := v.args
+	a = append(a, namespaceArgs(p)...)
+	a = append(a, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv")
+	for _, kv := range req.Env {
+		name, value, _ := strings.Cut(kv, "=")
+		a = append(a, "--setenv", name, value)
+	}
+	a = append(a, "--chdir", workDir(p, req))
+	a = appendFD(a, "--json-status-fd", opts.StatusFD)
+	a = appendFD(a, "--seccomp", opts.SeccompFD)
+	split := len(a)
+	a = append(a, "--", opts.Shim, ShimArg, strconv.Itoa(opts.ShimFD))
+	if !hasVar(req.Env, "PWD") {
+		a = append(a, "--unset", "PWD") // bwrap's --chdir sets it; the allow-list did not name it
+	}
+	if opts.SuperviseUnix {
+		a = append(a, "--supervise")
+		for _, r := range v.socketRules(p) {
+			a = append(a, "--sock", r)
+		}
+		opts.UnixSocketsRefused = true
+	}
+	a = append(a, "--")
+	a = append(a, req.Argv...)
+	return Spec{Args: a, Split: split, Enforcement: enforcement(p, v.reasons, opts)}, nil
+}
+
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+func appendFD(a []string, flag string, fd int) []string {
+	if fd <= 0 {
+		return a
+	}
+	return append(a, flag, strconv.Itoa(fd))
+}
+
+// namespaceArgs unshares everything bwrap can; the network only when the
+// policy does not allow everything. --disable-userns stops the command
+// from making a nested user namespace to regain capabilities.
+func namespaceArgs(p *policy.Policy) []string {
+	a := []string{"--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc",
+		"--unshare-uts", "--unshare-cgroup-try"}
+	if p.Network.Mode != policy.NetAllowAll {
+		a = append(a, "--unshare-net")
+	}
+	return a
+}
+
+// workDir is the request's directory, else the workspace root.
+func workDir(p *policy.Policy, req confine.Request) string {
+	if req.Dir != "" {
+		return policy.Clean(req.Dir)
+	}
+	return p.Root
+}
+
+// check refuses inputs bwrap could misread: the --args stream is
+// NUL-separated, so no argument may contain a NUL, and an environment entry
+// must have a name.
+func check(p *policy.Policy, req confine.Request, opts ArgOptions) error {
+	switch {
+	case p == nil:
+		return fmt.Errorf("%w: no policy", policy.ErrPolicy)
+	case !p.Confining():
+		return confine.ErrNotConfining
+	case len(req.Argv) == 0 || req.Argv[0] == "":
+		return fmt.Errorf("%w: empty argv", policy.ErrPolicy)
+	case opts.Stat == nil || !strings.HasPrefix(opts.Shim, "/") || opts.ShimFD <= 2:
+		return fmt.Errorf("bwrap: incomplete options (stat, shim path, shim descriptor)")
+	}
+	for _, kv := range req.Env {
+		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
+			return fmt.Errorf("%w: environment entry without a name", policy.ErrPolicy)
+		}
+	}
+	for _, s := range append(append([]string{p.Root, req.Dir}, req.Env...), layerPaths(p)...) {
+		if strings.ContainsRune(s, 0) {
+			return fmt.Errorf("%w: NUL byte in a path or environment entry", policy.ErrPolicy)
+		}
+	}
+	return nil
+}
+
+func layerPaths(p *policy.Policy) []string {
+	out := make([]string, len(p.Layers))
+	for i, l := range p.Layers {
+		out[i] = l.Path
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+package bwrap
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/seccomp"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// Confine plans the bwrap argv for req and prepares its descriptors: the
+// options travel in a memfd (--args), so environment values and host paths
+// never appear on a command line other users can read; the status channels
+// are pipes read by a goroutine that writes ringfence status records to
+// Cmd.Status.
+func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
+	if err := p.Available(); err != nil {
+		return nil, err
+	}
+	if req.Policy == nil || !req.Policy.Confining() {
+		return nil, check(req.Policy, req, ArgOptions{})
+	}
+	filter, err := seccompFilter()
+	if err != nil {
+		return nil, err
+	}
+	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
+		SuperviseUnix: p.host.notify && !p.opts.NoSupervise}
+	if p.opts.NoExpand {
+		o.List = nil
+	}
+	spec, err := Plan(req.Policy, req, o)
+	if err != nil {
+		return nil, err
+	}
+	return p.start(spec, req, filter)
+}
+
+func (p *Provider) start(spec Spec, req confine.Request, filter []byte) (*confine.Cmd, error) {
+	f := &files{}
+	if err := f.open(spec, filter); err != nil {
+		f.closeAll()
+		return nil, err
+	}
+	go translate(f.statusR, f.shimR, f.outW)
+	args := append([]string{p.host.path, "--args", strconv.Itoa(fdArgs)}, spec.Args[spec.Split:]...)
+	return &confine.Cmd{
+		Path:        p.host.path,
+		Args:        args,
+		Env:         []string{},
+		Dir:         "/",
+		ExtraFiles:  []*os.File{f.args, f.statusW, f.shimW, f.seccomp},
+		Status:      f.outR,
+		Backend:     Name,
+		Enforcement: spec.Enforcement,
+		Dialect:     Dialect(),
+		TreeKill:    confine.KillPidNamespace,
+		Cleanup:     f.closeParent,
+	}, nil
+}
+
+// seccompFilter compiles the base filter (no unix-socket supervision: that
+// needs a user-notification listener bwrap does not hand back) as the raw
+// sock_filter array bwrap's --seccomp reads.
+func seccompFilter() ([]byte, error) {
+	prog, err := seccomp.Build(seccomp.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("bwrap: seccomp filter: %w", err)
+	}
+	b := make([]byte, 0, 8*len(prog))
+	for _, ins := range prog {
+		b = binary.NativeEndian.AppendUint16(b, ins.Code)
+		b = append(b, ins.Jt, ins.Jf)
+		b = binary.NativeEndian.AppendUint32(b, ins.K)
+	}
+	return b, nil
+}
+
+// files are the descriptors of one invocation.
+type files struct {
+	args, seccomp            *os.File
+	statusR, statusW         *os.File
+	shimR, shimW, outR, outW *os.File
+}
+
+func (f *files) open(spec Spec, filter []byte) error {
+	var err error
+	opts := strings.Join(spec.Args[:spec.Split], "\x00") + "\x00"
+	if f.args, err = memfd("ringfence-bwrap-args", []byte(opts)); err != nil {
+		return err
+	}
+	if f.seccomp, err = memfd("ringfence-bwrap-seccomp", filter); err != nil {
+		return err
+	}
+	if f.statusR, f.statusW, err = os.Pipe(); err != nil {
+		return err
+	}
+	if f.shimR, f.shimW, err = os.Pipe(); err != nil {
+		return err
+	}
+	f.outR, f.outW, err = os.Pipe()
+	return err
+}
+
+// closeParent closes what the parent keeps of the child's descriptors (the
+// supervisor may already have), which is what lets the translator see EOF
+// even if the command was never started. The read ends belong to the
+// translator and the supervisor.
+func (f *files) closeParent() {
+	for _, x := range []*os.File{f.args, f.seccomp, f.statusW, f.shimW} {
+		if x != nil {
+			_ = x.Close()
+		}
+	}
+}
+
+func (f *files) closeAll() {
+	f.closeParent()
+	for _, x := range []*os.File{f.statusR, f.shimR, f.outR, f.outW} {
+		if x != nil {
+			_ = x.Close()
+		}
+	}
+}
+
+// memfd holds data in an anonymous file, positioned at its start: nothing
+// is written to the host's filesystem.
+func memfd(name string, data []byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate(name, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return nil, fmt.Errorf("%w: memfd_create: %v", policy.ErrUnavailable, err)
+	}
+	f := os.NewFile(uintptr(fd), name)
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	_, err = f.Seek(0, 0)
+	return f, err
+}

@@ -1,0 +1,23 @@
+package bwrap_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ringfence/ringfence/internal/confine/bwrap"
+)
+
+// TestMain lets the test binary act as the exec shim, as the ringfence
+// binary does for `ringfence __exec`, and as a small attack helper that
+// runs inside the sandbox (the binary is visible there at its host path).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case bwrap.ShimArg:
+			os.Exit(bwrap.Shim(os.Args[2:]))
+		case "__attack":
+			os.Exit(attack(os.Args[2:]))
+		}
+	}
+	os.Exit(m.Run())
+}

@@ -1,0 +1,74 @@
+package bwrap
+
+import (
+	"sync"
+
+	"github.com/ringfence/ringfence/internal/confine"
+)
+
+// Options configure the backend. The zero value looks bwrap up on PATH and
+// uses the running executable as the exec shim.
+type Options struct {
+	// Path is the bwrap binary; "" looks "bwrap" up on PATH.
+	Path string
+	// Self is the ringfence binary bwrap runs as the exec shim (it must
+	// implement `__exec`, see Shim); "" uses os.Executable().
+	Self string
+	// NoExpand leaves a read-only or denied path that does not exist yet
+	// inside a writable root unprotected (reported as Files partial)
+	// instead of expanding the root around it. Expansion protects it, but
+	// nothing can then be created, removed or renamed directly in that
+	// root: the trade the native backend's Landlock expansion makes too.
+	NoExpand bool
+	// NoSupervise executes the command in place of the shim instead of
+	// keeping the shim as its parent: connect() to host unix sockets is
+	// then not refused (reported as Files partial), and a signal death is
+	// reported as exit code 128+N. Supervision is also off where the
+	// kernel lacks seccomp user notification.
+	NoSupervise bool
+}
+
+// Provider is the bubblewrap backend. Available probes once and caches.
+type Provider struct {
+	opts  Options
+	once  sync.Once
+	host  hostInfo
+	avail error
+}
+
+// hostInfo is what Available learned about this host's bwrap.
+type hostInfo struct {
+	path    string // absolute path of bwrap
+	version string // e.g. "0.8.0"
+	self    string // absolute path of the shim binary
+	notify  bool   // the kernel supports seccomp user notification
+}
+
+// New returns the bwrap backend configured by opts.
+func New(opts Options) *Provider { return &Provider{opts: opts} }
+
+// Name is "bwrap".
+func (p *Provider) Name() string { return Name }
+
+// Available probes bwrap once (cached): on PATH, answers --version, and
+// can build a sandbox with every namespace this backend asks for. The
+// error says which step failed and why.
+func (p *Provider) Available() error {
+	p.once.Do(func() { p.host, p.avail = probe(p.opts) })
+	return p.avail
+}
+
+// Version is the bwrap version Available found ("" when it did not get
+// that far).
+func (p *Provider) Version() string {
+	_ = p.Available()
+	return p.host.version
+}
+
+// Path is the bwrap binary Available found ("" when not found).
+func (p *Provider) Path() string {
+	_ = p.Available()
+	return p.host.path
+}
+
+var _ confine.Provider = (*Provider)(nil)

@@ -1,0 +1,139 @@
+package bwrap_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/bwrap"
+	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/internal/testenv"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// result is what one supervised run produced.
+type result struct {
+	code           int
+	stdout, stderr string
+	status         status.Summary
+	cmd            *confine.Cmd
+}
+
+// provider is the backend under test, with the test binary as its shim.
+func provider(t *testing.T) *bwrap.Provider {
+	t.Helper()
+	testenv.NeedRoot(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := bwrap.New(bwrap.Options{Self: self})
+	testenv.Need(t, "bwrap", p.Available())
+	return p
+}
+
+// supervise does what internal/run does with a Cmd, minimally: start it,
+// close the parent's copies of ExtraFiles, read Status to EOF, wait.
+func supervise(t *testing.T, cmd *confine.Cmd, stdin string) result {
+	t.Helper()
+	c := exec.Command(cmd.Path, cmd.Args[1:]...)
+	c.Env, c.Dir, c.ExtraFiles, c.SysProcAttr = cmd.Env, cmd.Dir, cmd.ExtraFiles, cmd.SysProcAttr
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr, c.Stdin = &out, &errb, strings.NewReader(stdin)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range cmd.ExtraFiles {
+		_ = f.Close()
+	}
+	if cmd.Setup != nil {
+		if err := cmd.Setup(c.Process.Pid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan status.Summary, 1)
+	go func() { done <- status.Read(cmd.Status) }()
+	_ = c.Wait()
+	var sum status.Summary
+	select {
+	case sum = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("status channel never reached EOF")
+	}
+	if cmd.Cleanup != nil {
+		cmd.Cleanup()
+	}
+	return result{code: c.ProcessState.ExitCode(), stdout: out.String(), stderr: errb.String(), status: sum, cmd: cmd}
+}
+
+// runIn confines argv under pol and runs it.
+func runIn(t *testing.T, p confine.Provider, pol *policy.Policy, argv ...string) result {
+	t.Helper()
+	cmd, err := p.Confine(confine.Request{Argv: argv, Policy: pol, Env: []string{"PATH=/usr/bin:/bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return supervise(t, cmd, "")
+}
+
+// workspace is a write policy over a fresh root, host readable.
+func workspace(t *testing.T, net policy.NetworkMode) *policy.Policy {
+	t.Helper()
+	root := t.TempDir()
+	return &policy.Policy{Mode: policy.WorkspaceWrite, Root: root, Baseline: policy.Read,
+		Layers: []policy.Layer{{Path: root, Access: policy.Write}}, Network: policy.Network{Mode: net}}
+}
+
+func TestRunStatus(t *testing.T) {
+	p := provider(t)
+	pol := workspace(t, policy.NetDeny)
+	r := runIn(t, p, pol, "sh", "-c", "echo out; echo err >&2; exit 7")
+	if r.code != 7 || r.stdout != "out\n" || !r.status.Started || r.status.Exit == nil || *r.status.Exit.ExitCode != 7 {
+		t.Fatalf("got code %d stdout %q stderr %q status %+v", r.code, r.stdout, r.stderr, r.status)
+	}
+	r = runIn(t, p, pol, "sh", "-c", "kill -9 $$")
+	if r.status.Exit == nil || r.status.Exit.Signal != "SIGKILL" || r.code != 137 {
+		t.Fatalf("signal death: code %d status %+v", r.code, r.status.Exit)
+	}
+	cmd, err := p.Confine(confine.Request{Argv: []string{"cat"}, Policy: pol, Env: []string{"PATH=/usr/bin:/bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r = supervise(t, cmd, "hello\n"); r.stdout != "hello\n" {
+		t.Fatalf("stdin: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	r = runIn(t, p, pol, "/no/such/program")
+	if r.status.Failure == nil || r.status.Failure.Reason != status.NotFound || r.status.Started {
+		t.Fatalf("missing program: status %+v stderr %q", r.status, r.stderr)
+	}
+	r = runIn(t, p, pol, "no-such-program-on-path")
+	if r.status.Failure == nil || r.status.Failure.Reason != status.NotFound || r.code != 127 {
+		t.Fatalf("missing program on PATH: code %d status %+v", r.code, r.status)
+	}
+	r = runIn(t, p, pol, "/etc/hostname")
+	if r.status.Failure == nil || r.status.Failure.Reason != status.NotExecutable || r.code != 126 {
+		t.Fatalf("not executable: code %d status %+v", r.code, r.status)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestKillingTheShimEndsTheSandbox: the command can signal its supervising
+// shim (same uid); bwrap's init exits with its first child, which ends the
+// pid namespace, so the command does not outlive its supervisor.
+func TestKillingTheShimEndsTheSandbox(t *testing.T) {
+	p := provider(t)
+	pol := workspace(t, policy.NetDeny)
+	r := runIn(t, p, pol, "sh", "-c", `kill -9 $PPID; sleep 2; echo survived > "$0/out"`, pol.Root)
+	if _, err := os.Stat(pol.Root + "/out"); err == nil {
+		t.Fatalf("the command outlived its shim (exit %d, %+v)", r.code, r.status)
+	}
+	if r.code == 0 || !r.status.Started {
+		t.Errorf("exit %d, status %+v", r.code, r.status)
+	}
+}

@@ -1,0 +1,34 @@
+// Package probe gathers the host facts `ringfence doctor` reports and
+// `--backend auto` decides from: kernel and architecture, Landlock ABI,
+// seccomp (filters, user notification), user namespaces (and every setting
+// that explains why not), cgroups (v1, v2 or hybrid; where memory and pids
+// live; whether this user can make groups there), and bwrap.
+//
+// # What it guarantees
+//
+// Every fact source is injected (Sources), so Probe is deterministic and a
+// simulated host (no user namespaces, no Landlock, no bwrap, an
+// unprivileged Ubuntu user) is a table entry with a golden report. Choose
+// and Features are pure functions of a Report: auto picks linux where user
+// namespaces work, else a working bwrap, else Landlock (ABI >= 1), else
+// "none", under which confining policies are refused. Features states, per
+// backend, whether each policy feature is enforced full, partial or not at
+// all, always with a reason.
+//
+// # Threat model
+//
+// The probe must not change the host or the calling process: the user
+// namespace trial runs true(1) in a child with CLONE_NEWUSER|NEWNS|NEWPID,
+// the cgroup trial makes and removes an empty group, Landlock and seccomp
+// are asked what they support without installing anything, and bwrap is
+// tried in a throwaway sandbox.
+//
+// # Known gaps
+//
+// A fact is true when probed: a sysctl changed later is not seen. Features
+// describes each backend's design on this host's facts; the backends report
+// the enforcement of each actual policy themselves (confine.Enforcement),
+// which is what a run is held to. In a cgroup namespace whose paths do not
+// match the mount's root, the group directory may be misjudged, in which
+// case the trial fails and says so.
+package probe

@@ -1,0 +1,138 @@
+package probe
+
+import "fmt"
+
+// The policy features Features reports, in the order doctor prints them.
+const (
+	FeatFileWrite       = "file-write-confinement"
+	FeatProtected       = "protected-paths"
+	FeatDeniedReads     = "denied-reads"
+	FeatNetworkDeny     = "network-deny"
+	FeatNetworkLoopback = "network-loopback"
+	FeatHostUnix        = "host-unix-sockets"
+	FeatProcesses       = "process-isolation"
+	FeatSignals         = "signal-isolation"
+	FeatLimits          = "resource-limits"
+	FeatTreeKill        = "tree-kill"
+)
+
+// featureOrder is every feature, as printed.
+var featureOrder = []string{FeatFileWrite, FeatProtected, FeatDeniedReads, FeatNetworkDeny,
+	FeatNetworkLoopback, FeatHostUnix, FeatProcesses, FeatSignals, FeatLimits, FeatTreeKill}
+
+// Features says, for backend ("linux", "landlock", "bwrap", or "none") on
+// the host r describes, how completely each policy feature is enforced.
+// It is pure: the same report always gives the same answer.
+func Features(r Report, backend string) []Feature {
+	var rules map[string]Feature
+	unusable := ""
+	switch backend {
+	case "linux":
+		rules, unusable = linuxFeatures(r), usableIf(r.UserNS.Available, "user namespaces unavailable")
+	case "bwrap":
+		rules, unusable = bwrapFeatures(r), usableIf(r.Bwrap.Usable, "bwrap unusable: "+r.Bwrap.Reason)
+	case "landlock":
+		rules, unusable = landlockFeatures(r), usableIf(r.Landlock.ABI >= 1, "Landlock unavailable")
+	default:
+		unusable = "no backend can confine here"
+	}
+	out := make([]Feature, 0, len(featureOrder))
+	for _, name := range featureOrder {
+		f, ok := rules[name]
+		if unusable != "" || !ok {
+			f = Feature{Level: None, Reason: joinOr([]string{unusable}, "not enforced by "+backend)}
+		}
+		f.Name = name
+		out = append(out, f)
+	}
+	return out
+}
+
+func usableIf(ok bool, why string) string {
+	if ok {
+		return ""
+	}
+	return why
+}
+
+func full(reason string) Feature    { return Feature{Level: Full, Reason: reason} }
+func partial(reason string) Feature { return Feature{Level: Partial, Reason: reason} }
+func none(reason string) Feature    { return Feature{Level: None, Reason: reason} }
+
+func linuxFeatures(r Report) map[string]Feature {
+	f := map[string]Feature{
+		FeatFileWrite:       full("mount namespace: host read-only, writable roots bound read-write"),
+		FeatDeniedReads:     full("denied paths masked in the mount view; fresh /proc"),
+		FeatNetworkDeny:     full("new network namespace, loopback down"),
+		FeatNetworkLoopback: full("new network namespace with its own loopback up"),
+		FeatProcesses:       full("new pid namespace and fresh /proc"),
+		FeatSignals:         full("new pid namespace: host processes cannot be named"),
+		FeatLimits:          limits(r),
+		FeatTreeKill:        full("pid namespace: killing the init ends every descendant"),
+	}
+	if r.Landlock.ABI >= 1 {
+		f[FeatProtected] = full(fmt.Sprintf("read-only mounts over existing paths; Landlock ABI %d refuses creating missing ones", r.Landlock.ABI))
+	} else {
+		f[FeatProtected] = partial("existing protected paths are mounted read-only; without Landlock a missing one can be created")
+	}
+	f[FeatHostUnix] = hostUnix(r, "seccomp user notification checks each connect")
+	return f
+}
+
+func bwrapFeatures(r Report) map[string]Feature {
+	return map[string]Feature{
+		FeatFileWrite:       full("mount namespace: host read-only, writable roots bound read-write"),
+		FeatProtected:       full("existing protected paths bound read-only; a missing one by expanding its root around it (nothing can then be created directly in that root)"),
+		FeatDeniedReads:     full("denied paths masked (tmpfs or /dev/null); fresh /proc"),
+		FeatNetworkDeny:     partial("new network namespace, but bwrap brings loopback up: only the sandbox's own loopback is reachable"),
+		FeatNetworkLoopback: full("new network namespace with its own loopback"),
+		FeatHostUnix:        hostUnix(r, "the exec shim supervises each connect (seccomp user notification) inside the sandbox"),
+		FeatProcesses:       full("new pid namespace and fresh /proc"),
+		FeatSignals:         full("new pid namespace: host processes cannot be named"),
+		FeatLimits:          limits(r),
+		FeatTreeKill:        full("pid namespace: killing bwrap ends its init and every descendant"),
+	}
+}
+
+func landlockFeatures(r Report) map[string]Feature {
+	abi := r.Landlock.ABI
+	f := map[string]Feature{
+		FeatFileWrite:       full(fmt.Sprintf("Landlock ABI %d write rules", abi)),
+		FeatProtected:       full("Landlock write rules granted around protected paths, existing or not"),
+		FeatDeniedReads:     partial("Landlock read rules granted around denied paths; no mount namespace, so host /proc is visible"),
+		FeatNetworkLoopback: none("Landlock network rules are by port, not address: loopback cannot be told apart"),
+		FeatProcesses:       none("no pid namespace: host processes are visible"),
+		FeatLimits:          limits(r),
+		FeatTreeKill:        partial("process group: a descendant that calls setsid escapes"),
+	}
+	f[FeatNetworkDeny] = none("Landlock before ABI 4 has no network rules")
+	if abi >= 4 {
+		f[FeatNetworkDeny] = partial("Landlock TCP bind/connect rules; UDP and other protocols are not covered")
+	}
+	f[FeatSignals] = none("Landlock before ABI 6 cannot scope signals")
+	if abi >= 6 {
+		f[FeatSignals] = full("Landlock signal scoping")
+	}
+	f[FeatHostUnix] = hostUnix(r, "seccomp user notification checks each connect")
+	return f
+}
+
+// hostUnix: connect() to a host socket is refused only where seccomp user
+// notification lets the supervisor check each one.
+func hostUnix(r Report, how string) Feature {
+	if r.Seccomp.UserNotify {
+		return full(how)
+	}
+	return none("seccomp user notification unavailable: connect() to readable host sockets is not refused")
+}
+
+// limits: quota where cgroups for memory and pids can be made, else the
+// supervisor's rlimits and sampling.
+func limits(r Report) Feature {
+	m, p := r.Cgroups.Memory, r.Cgroups.Pids
+	if m.Delegated && p.Delegated {
+		return full(fmt.Sprintf("quota: cgroup %s memory and %s pids groups", m.Version, p.Version))
+	}
+	return partial("monitor: rlimits and sampling (memory: " + joinOr([]string{m.Reason}, "ok") +
+		"; pids: " + joinOr([]string{p.Reason}, "ok") + ")")
+}
