@@ -46,10 +46,10 @@ type Event struct {
 
 // Summary is what a supervisor learned from the channel once it closed.
 type Summary struct {
-	Started bool   // a Started record arrived
-	Failure *Event // the Failed record, if any
-	Exit    *Event // the Exited record, if any
-	Silent  bool   // the channel closed with no record at all
+	Started bool   `json:"started"`           // a Started record arrived
+	Failure *Event `json:"failure,omitempty"` // the Failed record, if any
+	Exit    *Event `json:"exit,omitempty"`    // the Exited record, if any
+	Silent  bool   `json:"silent"`            // the channel closed with no record at all
 }
 
 // Write sends one event as a JSON line.

@@ -59,6 +59,11 @@ func full(reason string) Feature    { return Feature{Level: Full, Reason: reason
 func partial(reason string) Feature { return Feature{Level: Partial, Reason: reason} }
 func none(reason string) Feature    { return Feature{Level: None, Reason: reason} }
 
+// missingProtected is the mount backends' gap: a mount needs an existing
+// mountpoint, so a protected path that does not exist yet can be created.
+// Each run names the missing ones in its enforcement reasons.
+const missingProtected = "existing protected paths are mounted read-only; one that does not exist yet can be created (each run names them)"
+
 func linuxFeatures(r Report) map[string]Feature {
 	f := map[string]Feature{
 		FeatFileWrite:       full("mount namespace: host read-only, writable roots bound read-write"),
@@ -70,11 +75,7 @@ func linuxFeatures(r Report) map[string]Feature {
 		FeatLimits:          limits(r),
 		FeatTreeKill:        full("pid namespace: killing the init ends every descendant"),
 	}
-	if r.Landlock.ABI >= 1 {
-		f[FeatProtected] = full(fmt.Sprintf("read-only mounts over existing paths; Landlock ABI %d refuses creating missing ones", r.Landlock.ABI))
-	} else {
-		f[FeatProtected] = partial("existing protected paths are mounted read-only; without Landlock a missing one can be created")
-	}
+	f[FeatProtected] = partial(missingProtected)
 	f[FeatHostUnix] = hostUnix(r, "seccomp user notification checks each connect")
 	return f
 }
@@ -82,7 +83,7 @@ func linuxFeatures(r Report) map[string]Feature {
 func bwrapFeatures(r Report) map[string]Feature {
 	return map[string]Feature{
 		FeatFileWrite:       full("mount namespace: host read-only, writable roots bound read-write"),
-		FeatProtected:       full("existing protected paths bound read-only; a missing one by expanding its root around it (nothing can then be created directly in that root)"),
+		FeatProtected:       partial(missingProtected),
 		FeatDeniedReads:     full("denied paths masked (tmpfs or /dev/null); fresh /proc"),
 		FeatNetworkDeny:     partial("new network namespace, but bwrap brings loopback up: only the sandbox's own loopback is reachable"),
 		FeatNetworkLoopback: full("new network namespace with its own loopback"),
