@@ -156,8 +156,14 @@ func (g *cgroup) setLimits(l policy.Limits) error {
 	return g.pidsMax(l)
 }
 
-// pidsMax sets the process limit. Under v1 it is first one higher: the
-// supervisor's forking thread visits the group while it forks (see enter).
+// visitHeadroom is how far above the real limit pids.max stands while the
+// supervisor's forking thread visits a v1 group (see enter): the thread
+// itself, and any runtime thread the Go scheduler clones from it meanwhile
+// (leave moves them all out). place lowers it to the real limit once the
+// child is inside and our threads are gone.
+const visitHeadroom = 16
+
+// pidsMax sets the process limit, with visitHeadroom under v1.
 func (g *cgroup) pidsMax(l policy.Limits) error {
 	if l.Processes <= 0 {
 		return nil
@@ -165,7 +171,7 @@ func (g *cgroup) pidsMax(l policy.Limits) error {
 	g.max = l.Processes
 	n := l.Processes
 	if !g.v2 {
-		n++
+		n += visitHeadroom
 	}
 	return g.write(g.ctrl("pids"), "pids.max", strconv.Itoa(n))
 }
@@ -220,17 +226,40 @@ func (g *cgroup) enter(tid int) error {
 	return nil
 }
 
-// leave moves the forking thread back to the supervisor's own groups.
+// leave moves the forking thread back to the supervisor's own groups —
+// and with it every other thread of ours the group holds: while the
+// forking thread visited, the Go runtime may have cloned a new OS thread
+// from it, which inherits the group. Left there, such a thread would put
+// our own pid in the group's census, and ending the command's tree would
+// SIGKILL the supervisor (seen with concurrent runs).
 func (g *cgroup) leave(tid int) {
 	if g.v2 {
 		return
 	}
-	for _, dir := range g.dirs {
-		f, err := os.OpenFile(filepath.Join(filepath.Dir(dir), "tasks"), os.O_WRONLY, 0)
-		if err == nil {
-			_, _ = f.WriteString(strconv.Itoa(tid))
-			_ = f.Close()
+	for ctrl, dir := range g.dirs {
+		back := filepath.Join(filepath.Dir(dir), "tasks")
+		for _, t := range append([]int{tid}, ownThreadsIn(g.read(ctrl, "tasks"))...) {
+			writeTask(back, t)
 		}
+	}
+}
+
+// ownThreadsIn filters a v1 tasks list down to this process's threads.
+func ownThreadsIn(tasks string) []int {
+	var out []int
+	for _, t := range parsePids(tasks) {
+		if _, err := os.Stat("/proc/self/task/" + strconv.Itoa(t)); err == nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func writeTask(tasksFile string, tid int) {
+	f, err := os.OpenFile(tasksFile, os.O_WRONLY, 0)
+	if err == nil {
+		_, _ = f.WriteString(strconv.Itoa(tid))
+		_ = f.Close()
 	}
 }
 

@@ -68,7 +68,15 @@ type session struct {
 
 // start forks the runner, places it, runs Setup and opens the gate.
 func (s *session) start() error {
-	p, err := spawn(s.cmd, s.lim)
+	// Only an ungated runner needs to be born inside its group (the thread
+	// visit, see cgroup.enter): a gated one — the linux init waiting for its
+	// spec, the reaper waiting on its gate — runs nothing until admit has
+	// placed it, and sparing the visit spares the pids headroom it needs.
+	var visit limiter
+	if s.c.Setup == nil && s.gate == nil {
+		visit = s.lim
+	}
+	p, err := spawn(s.cmd, visit)
 	closeAll(s.childEnds)
 	s.childEnds = nil
 	if err != nil {

@@ -3,6 +3,7 @@ package run
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -84,8 +85,9 @@ func killLeftovers(p *proc, group bool) {
 // killMembers SIGKILLs every process a cgroup lists until it lists none
 // (bounded): the one census a setsid'd, re-parented daemon cannot leave.
 func killMembers(members func() []int) {
+	self := os.Getpid()
 	for range 200 {
-		pids := members()
+		pids := slices.DeleteFunc(members(), func(pid int) bool { return pid == self })
 		if len(pids) == 0 {
 			return
 		}
