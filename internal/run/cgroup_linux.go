@@ -236,10 +236,30 @@ func (g *cgroup) leave(tid int) {
 	if g.v2 {
 		return
 	}
-	for ctrl, dir := range g.dirs {
-		back := filepath.Join(filepath.Dir(dir), "tasks")
-		for _, t := range append([]int{tid}, ownThreadsIn(g.read(ctrl, "tasks"))...) {
-			writeTask(back, t)
+	for _, dir := range g.dirs {
+		writeTask(filepath.Join(filepath.Dir(dir), "tasks"), tid)
+	}
+	g.evictOwnThreads()
+}
+
+// evictOwnThreads moves every thread of this process out of the group,
+// repeating while any is found: a stray thread may itself have cloned
+// another after the list was read.
+func (g *cgroup) evictOwnThreads() {
+	if g.v2 {
+		return
+	}
+	for range 20 {
+		found := false
+		for ctrl, dir := range g.dirs {
+			back := filepath.Join(filepath.Dir(dir), "tasks")
+			for _, t := range ownThreadsIn(g.read(ctrl, "tasks")) {
+				found = true
+				writeTask(back, t)
+			}
+		}
+		if !found {
+			return
 		}
 	}
 }
@@ -329,6 +349,7 @@ func (g *cgroup) members() []int {
 // remove deletes the directories, retrying briefly while the kernel
 // finishes tearing down the last members.
 func (g *cgroup) remove() {
+	g.evictOwnThreads()
 	for _, dir := range g.dirs {
 		for i := 0; i < 100; i++ {
 			err := os.Remove(dir)
