@@ -10,6 +10,8 @@ const (
 
 	afUnix = 1
 
+	oCreat = 0x40 // O_CREAT, the same on amd64 and arm64
+
 	tiocsti   = 0x5412 // same on amd64 and arm64
 	tioclinux = 0x541c
 

@@ -5,7 +5,7 @@
 //
 // The init, after building its namespaces and applying Landlock:
 //
-//	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: denyHostSockets})
+//	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: denyHostSockets, GuardCreate: true})
 //	if err != nil { fail closed }           // unsupported arch wraps policy.ErrUnavailable
 //	runtime.LockOSThread()                  // ThisThread: never unlock
 //	listener, err := seccomp.Install(prog, seccomp.ThisThread)
@@ -13,13 +13,16 @@
 //	if listener != nil {
 //		go func() {
 //			// nil once no task uses the filter, ctx.Err() when cancelled.
-//			if err := seccomp.SuperviseUnix(ctx, listener, allowSocket); err != nil { report(err) }
+//			rules := seccomp.Protect(protectedPaths).Rules(allowSocket)
+//			rules.Confine = restrictThisThread // Landlock ABI < 8: see Rules.Confine
+//			if err := seccomp.Supervise(ctx, listener, rules); err != nil { report(err) }
 //			listener.Close() // later supervised calls fail with ENOSYS, never hang
 //		}()
 //	}
 //	cmd.Start()                             // from this goroutine: the child inherits the filter
 //
-// Build is pure; Install and SuperviseUnix are Linux-only (elsewhere they
+// Build is pure; Install and Supervise (SuperviseUnix is Supervise with
+// only Rules.AllowUnix) are Linux-only (elsewhere they
 // return ErrNotSupported). Two ways to install:
 //
 //   - ThisThread (recommended for the init): only the calling thread, and
@@ -133,6 +136,94 @@
 // Because the supervisor makes the call, it must share the target's mount
 // namespace, root and Landlock domain: run it in the init.
 //
+// # Guarding creation (Options.GuardCreate)
+//
+// Inside a writable root some names must never be made by the command
+// (.bashrc, .git/hooks, .claude/, …: the host runs what they hold later,
+// outside any sandbox). Existing ones are read-only bind mounts; missing
+// ones cannot be mounted over without leaving a mountpoint on the host,
+// and Landlock cannot refuse one name inside a directory it lets the
+// command write. With GuardCreate the filter sends every call that can
+// create or replace a name to the supervisor: open and openat when their
+// flags (low word) hold O_CREAT, and creat, mkdir(at), mknod(at),
+// symlink(at), link(at), rename(at), renameat2 always (arm64 has only the
+// *at forms). openat2 fails with ENOSYS: its flags sit behind a pointer,
+// and glibc, Go and Rust open with openat (systemd falls back on ENOSYS).
+// O_TMPFILE carries no O_CREAT and makes no name; linkat gives it one, and
+// linkat is guarded, AT_EMPTY_PATH and /proc/self/fd/N forms alike.
+//
+// For each notification Supervise:
+//
+//  1. opens the thread (pidfd, /proc/TID/mem) and checks the notification
+//     id is still valid, as for connect;
+//  2. copies each path argument out of the target's memory once;
+//  3. opens the directory the path starts from as the target sees it
+//     (/proc/TID/cwd for AT_FDCWD, pidfd_getfd of a dirfd), then the
+//     parent of the final component with O_PATH|O_DIRECTORY (intermediate
+//     symlinks and ".." followed as the kernel follows them), reads the
+//     parent's real path back from /proc/self/fd and joins the final name;
+//     Paths into /proc are read as the target would: /proc/self,
+//     /proc/thread-self and /proc/<a supervisor thread> name the target's
+//     entry (so `> /dev/stdout` and `> /proc/self/fd/3` reach the
+//     command's descriptors, and never the init's), and any other
+//     process's /proc/<pid> entry is refused (EACCES): the supervisor may
+//     read what the command may not;
+//  4. for open without O_EXCL or O_NOFOLLOW, follows a final symlink as the
+//     kernel would (again from the directory it holds, at most 40 hops),
+//     and opens the last name with O_NOFOLLOW added, so a symlink swapped
+//     in after the check fails with ELOOP instead of being followed;
+//  5. asks Rules.Protected (and Rules.Encloses, for calls that bring
+//     content: anything but mkdir) about the resulting path — for link and
+//     rename about both sides: nothing lands on a protected path or on an
+//     ancestor of one (a ".git" file or symlink redirects git elsewhere; a
+//     renamed or exchanged directory brings its own hooks), and nothing
+//     protected is renamed or linked away. Refused: EROFS, what the
+//     read-only mounts give for existing protected paths, so the command
+//     sees one error whether or not the path existed. Renaming an ancestor
+//     away (mv .git .gitx) is allowed: a new .git/hooks is as refused;
+//  6. performs the call itself, relative to the directory descriptors it
+//     opened, with the names it checked: mkdirat, mknodat (regular files,
+//     FIFOs and sockets; device nodes EPERM, as in any user namespace),
+//     symlinkat, linkat, renameat2 with the caller's flags, or openat with
+//     the caller's flags, whose descriptor it hands over with
+//     SECCOMP_IOCTL_NOTIF_ADDFD and SECCOMP_ADDFD_FLAG_SEND (Linux 5.14+;
+//     O_CLOEXEC becomes the new descriptor's flag), which also completes
+//     the call with its number. Anything else is answered with the result
+//     or errno the kernel gave the supervisor.
+//
+// Why it is race-free: the kernel never re-reads the target's memory (the
+// call is never continued), and each path is looked up once, into a
+// descriptor; the check and the operation use that descriptor and the same
+// final name, so rewriting the buffer, or swapping a directory or symlink
+// after the check, changes nothing. The tests flip a path between okay.sh
+// and .bashrc from a second thread; a check-then-continue supervisor (kept
+// as a test-only mode) creates .bashrc, this one never does.
+//
+// Modes: the supervisor reads the thread's umask from /proc/TID/status and
+// creates with mode &^ umask, after setting its own process umask to 0
+// once, at the first creation it handles (umask is per process). The
+// supervising process must therefore create no files of its own for any
+// other purpose afterwards.
+//
+// What the caller must guarantee. The supervisor acts in the command's
+// stead, so an operation it performs must be one the command could have
+// performed: it runs in the sandbox init, which shares the command's mount
+// namespace and root (chroot, pivot_root, mount and unshare are refused to
+// the command, so they stay shared), user namespace, uid, gid, fsuid,
+// fsgid and supplementary groups, and Landlock domain. Landlock is per
+// thread before ABI 8, and the init restricts only the thread it forks
+// the command from: its other threads, where the supervisor runs, are
+// outside the domain. Then Rules.Confine must be set: each creation runs on
+// a fresh thread that Confine restricts with the command's ruleset, and
+// that thread exits afterwards (without it, only the mount view would
+// bound what the supervisor creates). From ABI 8 the init restricts every
+// thread at once and Confine may stay nil. The init must hold no capability the command lacks
+// while it supervises (CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_CHOWN, CAP_MKNOD,
+// CAP_DAC_READ_SEARCH for AT_EMPTY_PATH before Linux 6.10, …), including in
+// its effective set on every thread, and the same securebits; and the
+// paths given to Rules must be named as this mount view names them,
+// symlink-free (Protect takes such paths).
+//
 // # Gaps
 //
 //   - sendmsg and sendmmsg with msg_name, on an unconnected AF_UNIX
@@ -154,4 +245,33 @@
 //   - Foreign-architecture binaries (i386 on amd64, arm32 on arm64) are
 //     killed at their first syscall.
 //   - Only amd64 and arm64 have filters; Build refuses the rest.
+//   - Guarded creation, where the supervisor differs from the command: a
+//     Landlock domain or seccomp filter the command adds to itself later
+//     does not bind the supervisor (its own stricter filter's errno still
+//     wins over our notification, but a self-imposed Landlock rule does
+//     not apply to creations done for it); in a directory with a default
+//     POSIX ACL the kernel would have used the ACL's mask instead of the
+//     umask, the supervisor applies the umask (modes can come out
+//     stricter, never looser); open of a FIFO or device that blocks ties
+//     up one supervisor goroutine until it returns; if installing the
+//     descriptor fails (the target is at RLIMIT_NOFILE) after a file was
+//     created, the file stays and the call fails with EMFILE.
+//   - A symlink met before the final component that leads into
+//     /proc/self/cwd, /proc/self/root or /proc/self/fd/N (a directory),
+//     rather than into /proc/self/fd itself, is followed from the
+//     supervisor's side: the name is then made in the init's directory,
+//     still checked and still bounded by the mounts and Confine.
+//     Reopening another process's /proc/<pid>/fd/N with O_CREAT (e.g.
+//     `> /proc/<pid>/fd/1`) fails with EACCES even where the kernel would
+//     have let the command do it.
+//   - bind(2) of a pathname unix socket also makes a name and is not
+//     guarded: its address is behind a pointer, so every bind would have
+//     to be supervised, and a socket node has no content to run (sourcing,
+//     executing or reading it fails); it can only occupy the name.
+//   - openat2 fails with ENOSYS under GuardCreate; open_by_handle_at,
+//     io_uring and mount are refused outright, so none of them reach a
+//     name unchecked. Truncation and writes need an existing file, which
+//     the read-only mounts cover.
+//   - The cost: each create (not each open) takes a round trip through
+//     the supervisor; see BenchmarkGuardedCreate.
 package seccomp

@@ -23,6 +23,12 @@ type Options struct {
 	// debuggers run inside the sandbox). The pid namespace and Landlock's
 	// ptrace scoping still keep them to the sandbox's own processes.
 	AllowPtrace bool
+	// GuardCreate sends to SECCOMP_RET_USER_NOTIF every syscall that can
+	// create or replace a name (open/openat with O_CREAT, creat, mkdir*,
+	// mknod*, symlink*, link*, rename*), for Supervise to check against
+	// Rules.Protected and carry out; openat2, whose flags a filter cannot
+	// read, fails with ENOSYS. See the package documentation.
+	GuardCreate bool
 }
 
 // Actions a filter returns (SECCOMP_RET_*), exported for tests and for
@@ -63,7 +69,10 @@ const (
 var targets = map[string]archTarget{
 	"amd64": {audit: auditArchX86_64, table: syscallsAMD64, x32: true},
 	"arm64": {audit: auditArchAArch64, table: syscallsARM64,
-		optional: map[string]bool{"iopl": true, "ioperm": true}},
+		optional: map[string]bool{"iopl": true, "ioperm": true,
+			// arm64 has only the *at forms of the path syscalls
+			"open": true, "creat": true, "mkdir": true, "mknod": true,
+			"symlink": true, "link": true, "rename": true}},
 }
 
 // Build returns the classic BPF program for opts. It is a pure function: it
@@ -128,6 +137,12 @@ func bodies(a *asm, opts Options) {
 	personalityBody(a)
 	if opts.DenyUnixConnect {
 		sendtoBody(a)
+	}
+	if opts.GuardCreate {
+		openBody(a, "open", 1)
+		openBody(a, "openat", 2)
+	}
+	if opts.DenyUnixConnect || opts.GuardCreate {
 		a.label("notify")
 		a.ret(ActionNotify)
 	}
@@ -194,4 +209,13 @@ func sendtoBody(a *asm) {
 	a.jump(opJeq, 0, "", "notify")
 	a.load(argHigh(4))
 	a.jump(opJeq, 0, "allow", "notify")
+}
+
+// openBody supervises an open only when its flags (argument i) ask for
+// O_CREAT: every other open leaves the namespace as it was. Flags are an
+// int in the kernel, so only the low word is read.
+func openBody(a *asm, label string, i int) {
+	a.label(label)
+	a.load(argLow(i))
+	a.jump(opJset, oCreat, "notify", "allow")
 }

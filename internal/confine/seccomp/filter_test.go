@@ -108,6 +108,8 @@ func TestRefusedWhateverTheArguments(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	deny := Options{DenyUnixConnect: true}
+	guard := Options{GuardCreate: true}
+	both := Options{DenyUnixConnect: true, GuardCreate: true}
 	cases := []tcase{
 		{name: "read", sys: "read", action: ActionAllow},
 		{name: "write", sys: "write", args: [6]uint64{1}, action: ActionAllow},
@@ -149,6 +151,30 @@ func TestTable(t *testing.T) {
 		{name: "personality READ_IMPLIES_EXEC", sys: "personality", args: [6]uint64{0x0400000}, action: ActionEPERM},
 		{name: "personality MMAP_PAGE_ZERO", sys: "personality", args: [6]uint64{0x0100000}, action: ActionEPERM},
 		{name: "unknown syscall number", nr: 1000, action: ActionAllow},
+		{name: "openat O_CREAT unguarded", sys: "openat", args: [6]uint64{0, 0, oCreat}, action: ActionAllow},
+		{name: "mkdirat unguarded", sys: "mkdirat", action: ActionAllow},
+		{name: "renameat2 unguarded", sys: "renameat2", action: ActionAllow},
+		{name: "openat2 unguarded", sys: "openat2", action: ActionAllow},
+		{name: "openat O_CREAT", sys: "openat", opts: guard, args: [6]uint64{0, 0, oCreat | 1}, action: ActionNotify},
+		{name: "openat O_CREAT high garbage", sys: "openat", opts: guard, args: [6]uint64{0, 0, 0xffff_0000_0000_0000 | oCreat}, action: ActionNotify},
+		{name: "openat O_CREAT only in ignored high word", sys: "openat", opts: guard, args: [6]uint64{0, 0, oCreat << 32}, action: ActionAllow},
+		{name: "openat read", sys: "openat", opts: guard, args: [6]uint64{0, 0, 0}, action: ActionAllow},
+		{name: "openat O_TMPFILE", sys: "openat", opts: guard, args: [6]uint64{0, 0, 0x410000 | 2}, action: ActionAllow},
+		{name: "openat O_CREAT in the mode slot", sys: "openat", opts: guard, args: [6]uint64{0, 0, 1, oCreat}, action: ActionAllow},
+		{name: "openat2 refused", sys: "openat2", opts: guard, action: ActionENOSYS},
+		{name: "mkdirat", sys: "mkdirat", opts: guard, action: ActionNotify},
+		{name: "mknodat", sys: "mknodat", opts: guard, action: ActionNotify},
+		{name: "symlinkat", sys: "symlinkat", opts: guard, action: ActionNotify},
+		{name: "linkat", sys: "linkat", opts: guard, action: ActionNotify},
+		{name: "renameat", sys: "renameat", opts: guard, action: ActionNotify},
+		{name: "renameat2", sys: "renameat2", opts: guard, action: ActionNotify},
+		{name: "unlinkat not guarded", sys: "unlinkat", opts: guard, action: ActionAllow},
+		{name: "truncate not guarded", sys: "truncate", opts: guard, action: ActionAllow},
+		{name: "connect not supervised by guard", sys: "connect", opts: guard, action: ActionAllow},
+		{name: "connect with both", sys: "connect", opts: both, action: ActionNotify},
+		{name: "sendto with both", sys: "sendto", opts: both, args: [6]uint64{3, 0, 0, 0, 0x2000, 110}, action: ActionNotify},
+		{name: "mkdirat with both", sys: "mkdirat", opts: both, action: ActionNotify},
+		{name: "mount with both", sys: "mount", opts: both, action: ActionEPERM},
 	}
 	for goarch := range targets {
 		for _, c := range cases {
@@ -157,6 +183,33 @@ func TestTable(t *testing.T) {
 					t.Errorf("got %s, want %s", actionName(got), actionName(c.action))
 				}
 			})
+		}
+	}
+}
+
+// TestGuardCreateLegacy covers the amd64-only path syscalls.
+func TestGuardCreateLegacy(t *testing.T) {
+	guard := Options{GuardCreate: true}
+	for _, c := range []tcase{
+		{sys: "open", opts: guard, args: [6]uint64{0, oCreat}, action: ActionNotify},
+		{sys: "open", opts: guard, args: [6]uint64{0, 2}, action: ActionAllow},
+		{sys: "open", opts: guard, args: [6]uint64{0, 0, oCreat}, action: ActionAllow},
+		{sys: "open", args: [6]uint64{0, oCreat}, action: ActionAllow},
+		{sys: "creat", opts: guard, action: ActionNotify},
+		{sys: "mkdir", opts: guard, action: ActionNotify},
+		{sys: "mknod", opts: guard, action: ActionNotify},
+		{sys: "symlink", opts: guard, action: ActionNotify},
+		{sys: "link", opts: guard, action: ActionNotify},
+		{sys: "rename", opts: guard, action: ActionNotify},
+		{sys: "rename", action: ActionAllow},
+	} {
+		if got := eval(t, "amd64", c); got != c.action {
+			t.Errorf("%s%v %+v: got %s, want %s", c.sys, c.args[:3], c.opts, actionName(got), actionName(c.action))
+		}
+	}
+	for _, name := range []string{"open", "creat", "mkdir", "mknod", "symlink", "link", "rename"} {
+		if _, ok := targets["arm64"].table[name]; ok || !targets["arm64"].optional[name] {
+			t.Errorf("arm64 %s: should be absent and optional", name)
 		}
 	}
 }
@@ -203,7 +256,7 @@ func TestUnsupportedArchFailsClosed(t *testing.T) {
 
 func TestProgramSize(t *testing.T) {
 	for goarch := range targets {
-		for _, opts := range []Options{{}, {DenyUnixConnect: true}} {
+		for _, opts := range []Options{{}, {DenyUnixConnect: true}, {DenyUnixConnect: true, GuardCreate: true}} {
 			opts.Arch = goarch
 			prog, err := Build(opts)
 			if err != nil {

@@ -63,6 +63,13 @@ func reply(fd int, r notifResp) error {
 	return nil
 }
 
+// flagAnswered marks a notifResp that must not be sent: the call was
+// already completed by SECCOMP_IOCTL_NOTIF_ADDFD with SECCOMP_ADDFD_FLAG_SEND.
+// It is no flag the kernel knows, and is never passed to it.
+const flagAnswered = 1 << 31
+
+func answered() notifResp { return notifResp{flags: flagAnswered} }
+
 func answerErrno(id uint64, errno unix.Errno) notifResp {
 	return notifResp{id: id, error: -int32(errno)}
 }

@@ -13,28 +13,52 @@ import (
 	"github.com/ringfence/ringfence/policy"
 )
 
-// SuperviseUnix answers the notifications of a filter built with
-// DenyUnixConnect until ctx is done (it returns ctx.Err()) or no task uses
-// the filter any more (it returns nil). allow is called with the absolute,
-// symlink-free path of each filesystem unix socket a supervised call names,
-// as seen from the supervisor's mount namespace; nil refuses them all.
-// Refused calls fail with EACCES. Abstract and unnamed unix addresses, and
-// every other address family, are carried out without asking allow.
-//
-// The supervisor performs each supervised call itself, on the target's own
-// socket (pidfd_getfd) and with the address it checked, so it must run in
-// the target's mount namespace, root and Landlock domain: in the sandbox
-// init, with a /proc mounted for its pid namespace (else SuperviseUnix
-// returns an error wrapping policy.ErrUnavailable at once). The caller keeps
-// ownership of listener. See the package documentation for the gaps.
+// SuperviseUnix is Supervise with only AllowUnix set: it answers the
+// notifications of a filter built with DenyUnixConnect. allow is called with
+// the absolute, symlink-free path of each filesystem unix socket a
+// supervised call names, as seen from the supervisor's mount namespace; nil
+// refuses them all. Refused calls fail with EACCES. Abstract and unnamed
+// unix addresses, and every other address family, are carried out without
+// asking allow.
 func SuperviseUnix(ctx context.Context, listener *os.File, allow func(path string) bool) error {
-	if allow == nil {
-		allow = func(string) bool { return false }
+	return Supervise(ctx, listener, Rules{AllowUnix: allow})
+}
+
+// Supervise answers the notifications of a filter built with
+// DenyUnixConnect and/or GuardCreate until ctx is done (it returns
+// ctx.Err()) or no task uses the filter any more (it returns nil).
+//
+// The supervisor performs each supervised call itself — on the target's
+// own socket (pidfd_getfd), or relative to a parent directory it opened —
+// with the address or path it checked, so it must run in the target's mount
+// namespace, root and Landlock domain, with the target's credentials and no
+// more privilege: in the sandbox init, with a /proc mounted for its pid
+// namespace (else Supervise returns an error wrapping policy.ErrUnavailable
+// at once). At the first creation it handles (GuardCreate) it sets the
+// process umask to 0 (it applies each target's own umask itself), so the
+// supervising process must create no files of its own afterwards. The caller keeps ownership of
+// listener. See the package documentation for the gaps.
+func Supervise(ctx context.Context, listener *os.File, r Rules) error {
+	return supervise(ctx, listener, r, false)
+}
+
+// supervise is Supervise; racy (tests only) makes creation checks let the
+// kernel continue instead of performing the call, to show that the race
+// test can fail.
+func supervise(ctx context.Context, listener *os.File, r Rules, racy bool) error {
+	if r.AllowUnix == nil {
+		r.AllowUnix = func(string) bool { return false }
+	}
+	if r.Protected != nil && r.Encloses == nil {
+		return fmt.Errorf("%w: seccomp: Rules.Protected without Rules.Encloses", policy.ErrPolicy)
+	}
+	if r.Protected == nil {
+		r.Protected, r.Encloses = func(string) bool { return false }, func(string) bool { return false }
 	}
 	if err := checkProc(); err != nil {
 		return err
 	}
-	s := &supervisor{fd: int(listener.Fd()), allow: allow}
+	s := &supervisor{fd: int(listener.Fd()), allow: r.AllowUnix, rules: r, racy: racy}
 	defer runtime.KeepAlive(listener)
 	wakeR, stop, err := wakeOnDone(ctx)
 	if err != nil {
@@ -58,7 +82,10 @@ func checkProc() error {
 type supervisor struct {
 	fd    int
 	allow func(path string) bool
+	rules Rules
+	racy  bool     // tests only: check, then let the kernel continue
 	self  sync.Map // tids of our threads inside a supervised call
+	umask sync.Once
 }
 
 func (s *supervisor) loop(ctx context.Context, wakeR int) error {
@@ -108,7 +135,11 @@ func wakeOnDone(ctx context.Context) (int, func(), error) {
 // handle decides one notification and answers it. A reply can only fail
 // because the task died, which needs no answer.
 func (s *supervisor) handle(n notif) {
-	_ = reply(s.fd, s.decide(n))
+	r := s.decide(n)
+	if r.flags == flagAnswered {
+		return
+	}
+	_ = reply(s.fd, r)
 }
 
 func (s *supervisor) decide(n notif) notifResp {
@@ -130,7 +161,7 @@ func (s *supervisor) decide(n notif) notifResp {
 	case unix.SYS_SENDTO:
 		v, errno = s.sendto(t, n)
 	default:
-		errno = unix.ENOSYS
+		return s.create(t, n)
 	}
 	if errno != 0 {
 		return answerErrno(n.id, errno)

@@ -16,7 +16,7 @@ func TestSyscallTables(t *testing.T) {
 				t.Errorf("%s %s: ours %d, reference %d (present %v)", goarch, name, nr, want, ok)
 			}
 		}
-		for _, e := range entries(Options{DenyUnixConnect: true}) {
+		for _, e := range entries(Options{DenyUnixConnect: true, GuardCreate: true}) {
 			_, ours := tgt.table[e.name]
 			_, theirs := ref.SyscallNames[e.name]
 			if ours != theirs || (!ours && !tgt.optional[e.name]) {

@@ -31,6 +31,14 @@ var refused = []string{
 	"fanotify_init",
 }
 
+// creating lists the syscalls that always create or replace a name, which
+// Options.GuardCreate sends to the supervisor whatever their arguments
+// (open and openat go only with O_CREAT).
+var creating = []string{
+	"creat", "mkdir", "mkdirat", "mknod", "mknodat", "symlink", "symlinkat",
+	"link", "linkat", "rename", "renameat", "renameat2",
+}
+
 // ptraceGroup is what Options.AllowPtrace lets through.
 var ptraceGroup = map[string]bool{"ptrace": true, "process_vm_readv": true, "process_vm_writev": true}
 
@@ -51,6 +59,13 @@ func entries(opts Options) []entry {
 	)
 	if opts.DenyUnixConnect {
 		out = append(out, entry{"connect", "notify"}, entry{"sendto", "sendto"})
+	}
+	if opts.GuardCreate {
+		out = append(out, entry{"openat2", "enosys"}, // flags behind a pointer; libc uses openat
+			entry{"open", "open"}, entry{"openat", "openat"})
+		for _, name := range creating {
+			out = append(out, entry{name, "notify"})
+		}
 	}
 	return out
 }

@@ -1,0 +1,315 @@
+package seccomp
+
+import (
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// errRefused is what a creation at a protected path fails with: EROFS,
+// what the read-only mounts over existing protected paths already answer,
+// so a command sees one error whether or not the path existed.
+const errRefused = unix.EROFS
+
+// errContinue is no errno: it asks create to let the kernel carry out the
+// call (the racy test-only mode, see supervise).
+const errContinue = unix.Errno(1 << 20)
+
+// nrNames maps this architecture's syscall numbers back to the names the
+// filter uses (arm64 has no legacy open, mkdir, … at all).
+var nrNames = func() map[int32]string {
+	m := map[int32]string{}
+	for name, nr := range targets[runtime.GOARCH].table {
+		m[int32(nr)] = name
+	}
+	return m
+}()
+
+// create answers a notification of Options.GuardCreate: it reads each path
+// once, resolves it once, checks it and performs the call itself.
+func (s *supervisor) create(t *target, n notif) notifResp {
+	s.umask.Do(func() { unix.Umask(0) }) // see createMode
+	a := n.args
+	const cwd = unix.AT_FDCWD
+	var errno unix.Errno
+	switch nrNames[n.nr] {
+	case "open":
+		return s.open(t, n, cwd, a[0], a[1], a[2])
+	case "openat":
+		return s.open(t, n, int32(a[0]), a[1], a[2], a[3])
+	case "creat":
+		return s.open(t, n, cwd, a[0], unix.O_CREAT|unix.O_WRONLY|unix.O_TRUNC, a[1])
+	case "mkdir":
+		errno = s.mkdir(t, cwd, a[0], a[1])
+	case "mkdirat":
+		errno = s.mkdir(t, int32(a[0]), a[1], a[2])
+	case "mknod":
+		errno = s.mknod(t, cwd, a[0], a[1], a[2])
+	case "mknodat":
+		errno = s.mknod(t, int32(a[0]), a[1], a[2], a[3])
+	case "symlink":
+		errno = s.symlink(t, a[0], cwd, a[1])
+	case "symlinkat":
+		errno = s.symlink(t, a[0], int32(a[1]), a[2])
+	case "link":
+		errno = s.link(t, cwd, a[0], cwd, a[1], 0)
+	case "linkat":
+		errno = s.link(t, int32(a[0]), a[1], int32(a[2]), a[3], a[4])
+	case "rename":
+		errno = s.rename(t, cwd, a[0], cwd, a[1], 0)
+	case "renameat":
+		errno = s.rename(t, int32(a[0]), a[1], int32(a[2]), a[3], 0)
+	case "renameat2":
+		errno = s.rename(t, int32(a[0]), a[1], int32(a[2]), a[3], a[4])
+	default:
+		errno = unix.ENOSYS
+	}
+	switch errno {
+	case 0:
+		return answerValue(n.id, 0)
+	case errContinue:
+		return answerContinue(n.id)
+	}
+	return answerErrno(n.id, errno)
+}
+
+// mayCreate reports whether a new name may appear at l. content says the
+// call brings something along (a file, a symlink, a link, a renamed tree)
+// rather than an empty directory, and so may not land on an ancestor of a
+// protected path either. "." and ".." name existing directories: nothing
+// is created there, and the kernel gives its own error.
+func (s *supervisor) mayCreate(l *loc, content bool) bool {
+	if l.dot {
+		return true
+	}
+	return !s.rules.Protected(l.path) && !(content && s.rules.Encloses(l.path))
+}
+
+// lookup reads a path argument and resolves it for the target.
+func (t *target) lookup(dirfd int32, addr uint64) (*loc, unix.Errno) {
+	path, errno := t.readPath(addr)
+	if errno != 0 {
+		return nil, errno
+	}
+	return t.resolve(dirfd, path)
+}
+
+// perform runs op as the supervisor's own call (see asSelf), on a thread
+// restricted by Rules.Confine when there is one, or, in the racy test-only
+// mode, lets the kernel run the target's call instead.
+func (s *supervisor) perform(op func() error) unix.Errno {
+	if s.racy {
+		return errContinue
+	}
+	call := func() unix.Errno { return s.asSelf(func() unix.Errno { return errnoOf(op(), 0) }) }
+	if s.rules.Confine == nil {
+		return call()
+	}
+	res := make(chan unix.Errno, 1)
+	go func() {
+		// Never unlocked: the restricted thread exits with this goroutine
+		// instead of going back to the runtime's pool.
+		runtime.LockOSThread()
+		if err := s.rules.Confine(); err != nil {
+			res <- unix.EACCES
+			return
+		}
+		res <- call()
+	}()
+	return <-res
+}
+
+func (s *supervisor) mkdir(t *target, dirfd int32, addr, mode uint64) unix.Errno {
+	l, errno := t.lookup(dirfd, addr)
+	if errno != 0 {
+		return errno
+	}
+	defer l.close()
+	if !s.mayCreate(l, false) {
+		return errRefused
+	}
+	m, errno := t.createMode(uint32(mode) & 0o1777)
+	if errno != 0 {
+		return errno
+	}
+	return s.perform(func() error { return unix.Mkdirat(l.dir, l.name, m) })
+}
+
+// mknod makes regular files, FIFOs and sockets. Device nodes fail with
+// EPERM, as they do for any process in a user namespace: the supervisor
+// may hold CAP_MKNOD the command lacks, so it does not even try.
+func (s *supervisor) mknod(t *target, dirfd int32, addr, mode, dev uint64) unix.Errno {
+	typ := uint32(mode) & unix.S_IFMT
+	switch typ {
+	case 0, unix.S_IFREG, unix.S_IFIFO, unix.S_IFSOCK:
+	case unix.S_IFCHR, unix.S_IFBLK:
+		return unix.EPERM
+	default:
+		return unix.EINVAL
+	}
+	l, errno := t.lookup(dirfd, addr)
+	if errno != 0 {
+		return errno
+	}
+	defer l.close()
+	if !s.mayCreate(l, true) {
+		return errRefused
+	}
+	m, errno := t.createMode(uint32(mode) & 0o7777)
+	if errno != 0 {
+		return errno
+	}
+	return s.perform(func() error { return unix.Mknodat(l.dir, l.name, typ|m, int(uint32(dev))) })
+}
+
+// symlink creates a symlink; its content is copied once and never looked
+// up here (it is just bytes until someone follows it, and following it is
+// checked again then).
+func (s *supervisor) symlink(t *target, targetAddr uint64, dirfd int32, addr uint64) unix.Errno {
+	content, errno := t.readPath(targetAddr)
+	if errno != 0 {
+		return errno
+	}
+	if content == "" {
+		return unix.ENOENT
+	}
+	l, errno := t.lookup(dirfd, addr)
+	if errno != 0 {
+		return errno
+	}
+	defer l.close()
+	if !s.mayCreate(l, true) {
+		return errRefused
+	}
+	return s.perform(func() error { return unix.Symlinkat(content, l.dir, l.name) })
+}
+
+// link checks both sides: the new name as any creation, and the old one so
+// that a protected file gets no second, writable name.
+func (s *supervisor) link(t *target, olddir int32, oldAddr uint64, newdir int32, newAddr, flags uint64) unix.Errno {
+	if flags&^uint64(unix.AT_SYMLINK_FOLLOW|unix.AT_EMPTY_PATH) != 0 {
+		return unix.EINVAL
+	}
+	oldPath, errno := t.readPath(oldAddr)
+	if errno != 0 {
+		return errno
+	}
+	nl, errno := t.lookup(newdir, newAddr)
+	if errno != 0 {
+		return errno
+	}
+	defer nl.close()
+	if !s.mayCreate(nl, true) {
+		return errRefused
+	}
+	if oldPath == "" && flags&unix.AT_EMPTY_PATH != 0 { // an open file, e.g. O_TMPFILE
+		src, errno := t.base(olddir)
+		if errno != 0 {
+			return errno
+		}
+		defer unix.Close(src)
+		return s.perform(func() error { return unix.Linkat(src, "", nl.dir, nl.name, unix.AT_EMPTY_PATH) })
+	}
+	ol, errno := t.resolve(olddir, oldPath)
+	if errno != 0 {
+		return errno
+	}
+	defer ol.close()
+	if !ol.dot && s.rules.Protected(ol.path) {
+		return errRefused
+	}
+	return s.perform(func() error {
+		return unix.Linkat(ol.dir, ol.name, nl.dir, nl.name, int(flags&unix.AT_SYMLINK_FOLLOW))
+	})
+}
+
+// rename checks both sides: nothing lands on a protected path or on an
+// ancestor of one, and nothing protected is moved away (which would let a
+// fresh one be made in its place). Moving an ancestor away is allowed: a
+// new one made in its place is as protected as the old.
+func (s *supervisor) rename(t *target, olddir int32, oldAddr uint64, newdir int32, newAddr, flags uint64) unix.Errno {
+	ol, errno := t.lookup(olddir, oldAddr)
+	if errno != 0 {
+		return errno
+	}
+	defer ol.close()
+	nl, errno := t.lookup(newdir, newAddr)
+	if errno != 0 {
+		return errno
+	}
+	defer nl.close()
+	exchange := flags&unix.RENAME_EXCHANGE != 0
+	if !s.mayCreate(nl, true) || (!ol.dot && s.rules.Protected(ol.path)) || (exchange && !s.mayCreate(ol, true)) {
+		return errRefused
+	}
+	return s.perform(func() error { return unix.Renameat2(ol.dir, ol.name, nl.dir, nl.name, uint(flags)) })
+}
+
+// open creates (or opens) a file for the target and installs the
+// descriptor in it with SECCOMP_IOCTL_NOTIF_ADDFD, which also completes
+// the call (SECCOMP_ADDFD_FLAG_SEND, Linux 5.14+).
+func (s *supervisor) open(t *target, n notif, dirfd int32, addr, flags64, mode uint64) notifResp {
+	flags := int(int32(flags64))
+	l, errno := t.lookup(dirfd, addr)
+	if errno != 0 {
+		return answerErrno(n.id, errno)
+	}
+	extra := 0
+	if flags&(unix.O_EXCL|unix.O_NOFOLLOW) == 0 {
+		if l, errno = t.follow(l); errno != 0 {
+			return answerErrno(n.id, errno)
+		}
+		if !l.proc {
+			extra = unix.O_NOFOLLOW // a symlink swapped in after follow: ELOOP
+		}
+	}
+	defer l.close()
+	if !s.mayCreate(l, true) {
+		return answerErrno(n.id, errRefused)
+	}
+	m, errno := t.createMode(uint32(mode) & 0o7777)
+	if errno != 0 {
+		return answerErrno(n.id, errno)
+	}
+	fd := -1
+	errno = s.perform(func() error {
+		var err error
+		fd, err = unix.Openat(l.dir, l.name, flags|extra|unix.O_CLOEXEC, m)
+		return err
+	})
+	switch errno {
+	case 0:
+	case errContinue:
+		return answerContinue(n.id)
+	default:
+		return answerErrno(n.id, errno)
+	}
+	defer unix.Close(fd)
+	return s.sendFd(n.id, fd, flags&unix.O_CLOEXEC != 0)
+}
+
+// notifAddfd is struct seccomp_notif_addfd.
+type notifAddfd struct {
+	id         uint64
+	flags      uint32
+	srcfd      uint32
+	newfd      uint32
+	newfdFlags uint32
+}
+
+// sendFd installs fd in the target as the result of its call. If that
+// fails (EMFILE, say), the notification is still pending and is answered
+// with the error.
+func (s *supervisor) sendFd(id uint64, fd int, cloexec bool) notifResp {
+	a := notifAddfd{id: id, flags: unix.SECCOMP_ADDFD_FLAG_SEND, srcfd: uint32(fd)}
+	if cloexec {
+		a.newfdFlags = unix.O_CLOEXEC
+	}
+	_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(s.fd), unix.SECCOMP_IOCTL_NOTIF_ADDFD, uintptr(unsafe.Pointer(&a)))
+	switch e {
+	case 0, unix.ENOENT: // answered, or the target is gone
+		return answered()
+	}
+	return answerErrno(id, e)
+}

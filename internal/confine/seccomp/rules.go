@@ -1,0 +1,66 @@
+package seccomp
+
+import "github.com/ringfence/ringfence/policy"
+
+// Rules are the decisions Supervise asks for. Each function gets an
+// absolute, symlink-free path as the supervisor's (and the command's) mount
+// view names it. A nil function allows nothing for AllowUnix and protects
+// nothing for Protected.
+type Rules struct {
+	// AllowUnix reports whether a filesystem unix socket may be reached
+	// by connect or sendto (Options.DenyUnixConnect).
+	AllowUnix func(path string) bool
+	// Protected reports whether path is, or lies beneath, a protected
+	// path: no name may be created, linked or renamed there, nor renamed
+	// away from there (Options.GuardCreate).
+	Protected func(path string) bool
+	// Encloses reports whether a protected path lies strictly beneath
+	// path (path is an ancestor of one, e.g. <root>/.git for
+	// <root>/.git/hooks). An empty directory may be made there (what
+	// lands inside it is checked again), but nothing that brings content
+	// along: a file (a ".git" file redirects git to another directory), a
+	// symlink, a hard link or a renamed directory. Required when Protected
+	// is set: Supervise refuses to start without it.
+	Encloses func(path string) bool
+	// Confine, when set, is called on a fresh OS thread before each
+	// creation the supervisor performs for the command, and the creation
+	// then runs on that thread, which exits afterwards. It must restrict
+	// the calling thread as the command is restricted: the init passes a
+	// function that applies the command's Landlock ruleset to the calling
+	// thread only (no_new_privs first). Required whenever the supervisor's
+	// threads are outside the command's Landlock domain (Landlock ABI < 8,
+	// where the init restricts only its main thread), or creations made
+	// for the command would escape its Landlock rules. An error refuses
+	// the call (EACCES).
+	Confine func() error
+}
+
+// Protect is a set of protected absolute paths, each protecting itself and
+// everything beneath it; its methods fit Rules.Protected and
+// Rules.Encloses. The paths must be symlink-free, as the view names them.
+type Protect []string
+
+// Covers reports whether p is, or lies beneath, one of the paths.
+func (s Protect) Covers(p string) bool {
+	for _, q := range s {
+		if policy.Contains(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Encloses reports whether one of the paths lies strictly beneath p.
+func (s Protect) Encloses(p string) bool {
+	for _, q := range s {
+		if policy.Clean(q) != policy.Clean(p) && policy.Contains(p, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// Rules returns the guard rules for s, keeping allowUnix for sockets.
+func (s Protect) Rules(allowUnix func(string) bool) Rules {
+	return Rules{AllowUnix: allowUnix, Protected: s.Covers, Encloses: s.Encloses}
+}
