@@ -1,0 +1,73 @@
+#!/bin/sh
+# bench/startup.sh — start-up cost of confinement, side by side, in one run.
+#
+# Times bare exec, each ringfence backend, and bubblewrap with an equivalent
+# agent profile (host read-only, the workspace writable, fresh /dev and
+# /proc, private /tmp, every namespace unshared), for /bin/true and for a
+# small write in the workspace; prints medians and ratios to bwrap and to
+# bare exec, and the init's peak RSS.
+#
+# Needs: go, hyperfine, bwrap, python3 (for the summary). Tells you what is
+# missing. RINGFENCE=/path/to/ringfence times `ringfence run --backend B`;
+# by default a minimal driver (bench/rfdriver) is built and timed instead.
+# RUNS (default 300) and WARMUP (default 30) tune hyperfine.
+set -eu
+
+missing=""
+for tool in go hyperfine bwrap python3; do
+	command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+done
+if [ -n "$missing" ]; then
+	echo "bench/startup.sh: missing:$missing (e.g. apt-get install -y hyperfine bubblewrap)" >&2
+	exit 2
+fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+out="$here/out"
+mkdir -p "$out"
+ws=$(mktemp -d /var/tmp/ringfence-bench-XXXXXX)
+trap 'rm -rf "$ws"' EXIT INT TERM
+runs=${RUNS:-300}
+warmup=${WARMUP:-30}
+
+if [ -n "${RINGFENCE:-}" ]; then
+	rf() { echo "$RINGFENCE run --root $ws --backend $1 --"; }
+else
+	(cd "$here/.." && CGO_ENABLED=0 go build -trimpath -o "$out/rfdriver" ./bench/rfdriver)
+	rf() { echo "$out/rfdriver -backend $1 -root $ws --"; }
+fi
+bwrap_profile="bwrap --ro-bind / / --bind $ws $ws --dev /dev --proc /proc --tmpfs /tmp --unshare-all --die-with-parent --chdir $ws"
+
+for backend in linux landlock; do
+	if ! $(rf $backend) /bin/true; then
+		echo "bench/startup.sh: the $backend backend does not run here; its rows will fail" >&2
+	fi
+done
+
+write='/bin/sh -c "echo x > f"'
+cd "$ws"
+hyperfine -N --warmup "$warmup" --runs "$runs" --export-json "$out/startup.json" \
+	-n bare-true "/bin/true" \
+	-n linux-true "$(rf linux) /bin/true" \
+	-n landlock-true "$(rf landlock) /bin/true" \
+	-n bwrap-true "$bwrap_profile /bin/true" \
+	-n bare-write "$write" \
+	-n linux-write "$(rf linux) $write" \
+	-n landlock-write "$(rf landlock) $write" \
+	-n bwrap-write "$bwrap_profile $write" >/dev/null
+
+hwm=$($(rf linux) /bin/sh -c 'grep VmHWM /proc/1/status' | awk '{print $2}')
+python3 - "$out/startup.json" "$hwm" <<'PY'
+import json, sys
+res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+med = {k: v["median"] * 1000 for k, v in res.items()}
+print("%-16s %10s %10s %12s %12s %12s" % ("", "median ms", "min ms", "x bwrap", "- bare ms", "cpu ms"))
+for kind in ("true", "write"):
+    for who in ("bare", "linux", "landlock", "bwrap"):
+        k = who + "-" + kind
+        cpu = (res[k]["user"] + res[k]["system"]) * 1000
+        print("%-16s %10.2f %10.2f %12.2f %12.2f %12.2f" % (k, med[k], res[k]["min"] * 1000,
+              med[k] / med["bwrap-" + kind], med[k] - med["bare-" + kind], cpu))
+print("targets: linux <= 0.75x bwrap; landlock within 1.5 ms of bare")
+print("linux init peak RSS (VmHWM): %s kB (target < 15360)" % sys.argv[2])
+PY

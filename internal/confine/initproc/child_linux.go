@@ -1,0 +1,130 @@
+package initproc
+
+import (
+	"errors"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/internal/status"
+)
+
+// forwarded are the signals the init passes on to the command. As pid 1
+// of its namespace the init would otherwise ignore them.
+var forwarded = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2}
+
+// startAndReap starts the command as the init's child, reports it, reaps
+// every process that ends up with the init as parent, and returns the
+// command's exit code (128+signal when a signal ended it).
+func startAndReap(spec *Spec, st *os.File) int {
+	if err := unix.Chdir(spec.Dir); err != nil {
+		reportSetup(st, stage("chdir", err))
+		return ExitSetup
+	}
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, forwarded...)
+	pid, err := start(spec)
+	if err != nil {
+		reportExec(st, err)
+		return ExitSetup
+	}
+	_ = status.Write(st, status.Event{Kind: status.Started, Pid: pid})
+	go forward(sigs, pid)
+	ws := reap(pid)
+	ev := status.Event{Kind: status.Exited}
+	code := ws.ExitStatus()
+	if ws.Signaled() {
+		ev.Signal = unix.SignalName(ws.Signal())
+		code = 128 + int(ws.Signal())
+	} else {
+		ev.ExitCode = &code
+	}
+	_ = status.Write(st, ev)
+	return code
+}
+
+// start forks and executes the command from this (locked) thread, so it
+// inherits this thread's empty capability sets. ForkExec reports an exec
+// failure synchronously, through its own close-on-exec pipe: a program
+// that is missing is told apart from one that exits 127.
+func start(spec *Spec) (int, error) {
+	prog, err := lookPath(spec.Argv[0], spec.Env)
+	if err != nil {
+		return 0, err
+	}
+	return syscall.ForkExec(prog, spec.Argv, &syscall.ProcAttr{
+		Env:   spec.Env,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+}
+
+// lookPath finds prog in the command's own PATH, as a shell would.
+func lookPath(prog string, env []string) (string, error) {
+	if strings.Contains(prog, "/") {
+		return prog, nil
+	}
+	path := "/usr/local/bin:/usr/bin:/bin"
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	denied := false
+	for _, dir := range strings.Split(path, ":") {
+		if dir == "" {
+			dir = "."
+		}
+		cand := dir + "/" + prog
+		var st unix.Stat_t
+		if unix.Stat(cand, &st) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			continue
+		}
+		if unix.Access(cand, unix.X_OK) == nil {
+			return cand, nil
+		}
+		denied = true
+	}
+	if denied {
+		return "", unix.EACCES
+	}
+	return "", unix.ENOENT
+}
+
+func reportExec(st *os.File, err error) {
+	ev := status.Event{Kind: status.Failed, Stage: "exec", Reason: status.SetupFailed}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		ev.Errno = unix.ErrnoName(errno)
+		switch errno {
+		case unix.ENOENT, unix.ENOTDIR:
+			ev.Reason, ev.Detail = status.NotFound, "the program does not exist in the sandbox"
+		case unix.EACCES, unix.ENOEXEC, unix.EPERM, unix.EISDIR:
+			ev.Reason, ev.Detail = status.NotExecutable, "the program cannot be executed in the sandbox"
+		}
+	}
+	_ = status.Write(st, ev)
+}
+
+func forward(sigs <-chan os.Signal, pid int) {
+	for s := range sigs {
+		_ = unix.Kill(pid, s.(syscall.Signal))
+	}
+}
+
+// reap waits for every child until the command itself has ended.
+func reap(pid int) unix.WaitStatus {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || got == pid {
+			return ws
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package initproc
+
+import (
+	"context"
+	"os"
+
+	"github.com/ringfence/ringfence/internal/confine/seccomp"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// installSeccomp loads the shared filter on the init's main thread, which
+// the command is forked from and inherits it from (the supervisor, on the
+// init's other threads, stays unfiltered), and, when asked, the filter
+// refusing IP sockets. Filters stack; the stricter verdict wins. With
+// DenyUnixConnect it returns the listener the init must supervise.
+func installSeccomp(spec *Seccomp) (*os.File, error) {
+	if spec.DenyInet {
+		inet, err := InetFilter()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := seccomp.Install(inet, seccomp.ThisThread); err != nil {
+			return nil, err
+		}
+	}
+	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect, GuardCreate: len(spec.Protected) > 0})
+	if err != nil {
+		return nil, err
+	}
+	return seccomp.Install(prog, seccomp.ThisThread)
+}
+
+// supervise answers the command's supervised calls until ctx ends: a unix
+// socket under one of spec.AllowUnix (as the view names it) connects, any
+// other is refused with EACCES; no name is created at or beneath a
+// protected path.
+func supervise(ctx context.Context, listener *os.File, spec *Seccomp) {
+	if listener == nil {
+		return
+	}
+	allow := func(path string) bool {
+		for _, a := range spec.AllowUnix {
+			if policy.Contains(a, path) {
+				return true
+			}
+		}
+		return false
+	}
+	rules := seccomp.Rules{AllowUnix: allow}
+	if len(spec.Protected) > 0 {
+		rules = seccomp.Protect(spec.Protected).Rules(allow)
+	}
+	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
+}

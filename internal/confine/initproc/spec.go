@@ -1,0 +1,125 @@
+package initproc
+
+import (
+	"os"
+)
+
+// Arg is os.Args[1] of a ringfence process started as a sandbox init.
+const Arg = "__confine"
+
+// IsInit reports whether this process was started as a sandbox init. The
+// ringfence main and every test binary that confines call it first thing:
+//
+//	if initproc.IsInit() { initproc.Main() }
+func IsInit() bool { return len(os.Args) > 1 && os.Args[1] == Arg }
+
+// Descriptors the init inherits (ExtraFiles[0] and [1]).
+const (
+	SpecFD   = 3 // read end of the spec pipe: one JSON Spec, then EOF
+	StatusFD = 4 // write end of the status channel (internal/status format)
+)
+
+// ExitSetup is the init's exit code when it fails before the command ran.
+// The status channel is the evidence; the code only keeps ringfence's own
+// failures apart from the usual shell codes (126, 127), as docker run does.
+const ExitSetup = 125
+
+// Spec is everything the init needs, sent over SpecFD: never on the command
+// line or in the environment, where the command or a host ps could read it.
+type Spec struct {
+	Argv []string `json:"argv"`
+	Dir  string   `json:"dir"` // working directory, a path inside the view
+	Env  []string `json:"env"` // the command's complete environment
+
+	// View is the mount view to build in the init's mount namespace; nil
+	// means the init has no mount namespace (the landlock backend).
+	View *View `json:"view,omitempty"`
+	// Loopback brings "lo" up in the init's network namespace.
+	Loopback bool   `json:"loopback,omitempty"`
+	Hostname string `json:"hostname,omitempty"`
+
+	Landlock Landlock `json:"landlock"`
+	Seccomp  Seccomp  `json:"seccomp"`
+
+	// Subreaper makes orphans of the command the init's to reap (no pid
+	// namespace: the landlock backend).
+	Subreaper bool `json:"subreaper,omitempty"`
+
+	// Probe makes the init stop after the namespace and mount checks and
+	// exit 0: Available's real test of this host.
+	Probe bool `json:"probe,omitempty"`
+}
+
+// View describes the mount view. Ops are applied in order, after the base.
+type View struct {
+	// EmptyBase starts from an empty read-only tmpfs (an allow-list policy)
+	// instead of a read-only recursive copy of the host's root.
+	EmptyBase bool `json:"emptyBase,omitempty"`
+	Ops       []Op `json:"ops"`
+}
+
+// OpKind is one kind of mount operation.
+type OpKind string
+
+// The mount operations.
+const (
+	BindRW OpKind = "bind-rw" // host Source at Target, writable
+	BindRO OpKind = "bind-ro" // host Source at Target, read-only
+	Mask   OpKind = "mask"    // hide Target: empty read-only tmpfs or empty file
+	Tmpfs  OpKind = "tmpfs"   // private scratch tmpfs at Target; RO makes it read-only
+	Proc   OpKind = "proc"    // fresh procfs for the new pid namespace
+	Dev    OpKind = "dev"     // minimal /dev
+	// Pin binds Target (as the view has it so far, submounts included)
+	// onto itself: a mountpoint cannot be renamed or removed.
+	Pin OpKind = "pin"
+)
+
+// Op is one mount operation. Target is a path inside the view; it is
+// resolved inside the view (links followed as the command would follow
+// them), never on the host.
+type Op struct {
+	Kind   OpKind `json:"kind"`
+	Source string `json:"source,omitempty"`
+	Target string `json:"target"`
+	RO     bool   `json:"ro,omitempty"`
+	// Protected marks a carve-out whose absence must be reported.
+	Protected bool `json:"protected,omitempty"`
+}
+
+// Landlock is the Landlock ruleset the init enforces on itself (and so on
+// the command) after the view is built. Paths are view paths.
+type Landlock struct {
+	Read  []string `json:"read,omitempty"`  // hierarchies readable and executable
+	Write []string `json:"write,omitempty"` // hierarchies fully writable
+	// Carved are hierarchies inside Write that must stay unwritable, and
+	// ReadCarved those inside Read that must stay unreadable: roots holding
+	// them are granted per sibling subtree instead (the landlock backend;
+	// the linux backend enforces carve-outs with mounts). Directories on
+	// the way to a read carve-out stay listable, not readable.
+	Carved     []string `json:"carved,omitempty"`
+	ReadCarved []string `json:"readCarved,omitempty"`
+	// UnixSockets are host sockets the command may connect to (ABI 9+).
+	UnixSockets []string `json:"unixSockets,omitempty"`
+	// RestrictTCP handles TCP bind and connect with no port allowed.
+	RestrictTCP bool `json:"restrictTCP,omitempty"`
+	// Required makes a kernel without Landlock a setup failure.
+	Required bool `json:"required,omitempty"`
+}
+
+// Seccomp selects the seccomp filter.
+type Seccomp struct {
+	// DenyUnixConnect supervises connect(2) on unix sockets: only sockets
+	// under AllowUnix (writable roots, temp dirs, named sockets) connect.
+	DenyUnixConnect bool     `json:"denyUnixConnect,omitempty"`
+	AllowUnix       []string `json:"allowUnix,omitempty"`
+	// Protected are paths (view paths, symlink-free) at or beneath which no
+	// name may be created, linked or renamed: every creating call is
+	// supervised (seccomp GuardCreate). For carve-outs a mount cannot
+	// cover because they do not exist yet. The supervisor acts outside
+	// Landlock, so only a backend whose mount view already confines writes
+	// may set it.
+	Protected []string `json:"protected,omitempty"`
+	// DenyInet refuses IP sockets outright (no network namespace to hold
+	// them: the landlock backend under deny or loopback).
+	DenyInet bool `json:"denyInet,omitempty"`
+}

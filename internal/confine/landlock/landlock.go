@@ -1,0 +1,98 @@
+package landlock
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// Name is the backend's name.
+const Name = "landlock"
+
+// Options configures the backend.
+type Options struct {
+	// ForceUnavailable, when set, makes Available fail with this reason
+	// without probing (tests; doctor's simulation of an older kernel).
+	ForceUnavailable string
+}
+
+// Provider is the landlock backend.
+type Provider struct {
+	opts  Options
+	once  sync.Once
+	avail error
+}
+
+// New returns the landlock backend.
+func New(opts Options) confine.Provider { return &Provider{opts: opts} }
+
+// Name implements confine.Provider.
+func (p *Provider) Name() string { return Name }
+
+// Available reports whether this kernel has Landlock, once.
+func (p *Provider) Available() error {
+	p.once.Do(func() {
+		if p.opts.ForceUnavailable != "" {
+			p.avail = &UnavailableReason{Reason: p.opts.ForceUnavailable}
+			return
+		}
+		if abi := ABI(); abi < 1 {
+			p.avail = &UnavailableReason{Reason: "the kernel has no Landlock (ABI 0: not built in, or not in the lsm= boot list)"}
+		}
+	})
+	return p.avail
+}
+
+// UnavailableReason says why the backend cannot run here.
+type UnavailableReason struct{ Reason string }
+
+func (e *UnavailableReason) Error() string { return "landlock backend unavailable: " + e.Reason }
+
+// Unwrap makes errors.Is(err, policy.ErrUnavailable) hold.
+func (e *UnavailableReason) Unwrap() error { return policy.ErrUnavailable }
+
+// Dialect is how this backend's denials read: Landlock says EACCES, the
+// seccomp filter EPERM (and EACCES for refused sockets).
+var Dialect = outcome.Dialect{
+	Backend:          Name,
+	DenialSignatures: []string{"Permission denied", "Operation not permitted"},
+}
+
+// Confine implements confine.Provider.
+func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
+	pol := req.Policy
+	switch {
+	case pol == nil || len(req.Argv) == 0:
+		return nil, fmt.Errorf("%w: a command and a policy are required", policy.ErrPolicy)
+	case !pol.Confining():
+		return nil, confine.ErrNotConfining
+	case pol.Network.Mode == policy.NetDomains:
+		return nil, &UnavailableReason{Reason: "per-domain network access needs a proxy this backend does not run"}
+	}
+	if err := p.Available(); err != nil {
+		return nil, err
+	}
+	plan := NewPlan(pol)
+	dir := req.Dir
+	if dir == "" {
+		dir = pol.Root
+	}
+	spec := &initproc.Spec{Argv: req.Argv, Dir: dir, Env: req.Env,
+		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true}
+	// A session of its own: no controlling terminal to inject into, and a
+	// process group run can kill (a descendant calling setsid escapes it:
+	// reported as TreeKill process-group).
+	cmd, err := initproc.NewCmd(spec, sysProcAttr())
+	if err != nil {
+		return nil, err
+	}
+	cmd.Backend = Name
+	cmd.Enforcement = Enforce(pol, plan, ABI())
+	cmd.Dialect = Dialect
+	cmd.TreeKill = confine.KillProcessGroup
+	return cmd, nil
+}

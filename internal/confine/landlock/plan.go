@@ -1,0 +1,154 @@
+package landlock
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// devFiles are the host devices a command may write without a /dev of its
+// own: sinks and terminals.
+var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts"}
+
+// Plan is the pure part of Confine.
+type Plan struct {
+	Landlock initproc.Landlock
+	Seccomp  initproc.Seccomp
+}
+
+// NewPlan computes the Landlock rules and seccomp options that enforce p
+// without any namespace. Landlock grants are unions over ancestors and
+// cannot subtract, so every carve-out (a protected or read-only path in a
+// writable root, a denied path in a readable one) is expressed by granting
+// the root per sibling subtree around it (see initproc.ExpandCarved).
+func NewPlan(p *policy.Policy) Plan {
+	var ll initproc.Landlock
+	ll.Required = true
+	roots := p.WritableRoots()
+	ll.Write = append(append(ll.Write, devFiles...), roots.Roots...)
+	ll.Carved = explicitCarveOuts(p, roots.Denied)
+	if p.Baseline == policy.Read {
+		ll.Read = []string{"/"}
+	}
+	for i, l := range p.Layers {
+		before := accessBefore(p, i)
+		switch {
+		case l.Access == policy.Deny && before != policy.Deny:
+			ll.ReadCarved = append(ll.ReadCarved, l.Path)
+		case l.Access != policy.Deny && before == policy.Deny:
+			ll.Read = append(ll.Read, l.Path) // reopened, or granted under an allow-list
+		}
+	}
+	ll.UnixSockets = p.UnixSockets
+	ll.RestrictTCP = p.Network.Mode != policy.NetAllowAll
+	sc := initproc.Seccomp{
+		DenyUnixConnect: true,
+		AllowUnix:       append(append([]string{}, roots.Roots...), p.UnixSockets...),
+		DenyInet:        p.Network.Mode != policy.NetAllowAll,
+	}
+	return Plan{Landlock: ll, Seccomp: sc}
+}
+
+// explicitCarveOuts keeps the carve-outs a person asked for (a --read-only
+// path, a policy-file entry) and drops the generated protected subpaths.
+// Carving a path means granting its parent per entry, after which nothing
+// can be created directly in that parent: with .git/hooks carved, neither
+// the workspace root nor .git accepts a new file, so new top-level files and
+// `git commit` (.git/index.lock) fail — on the hosts that need this backend
+// most. Protected paths are therefore left writable here and each run names
+// them (Enforce); the mount backends protect them.
+func explicitCarveOuts(p *policy.Policy, denied []string) []string {
+	generated := map[string]bool{}
+	for _, l := range p.Layers {
+		if l.Origin == policy.FromProtected {
+			generated[l.Path] = true
+		}
+	}
+	var out []string
+	for _, d := range denied {
+		if !generated[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// unprotected are the protected subpaths this backend leaves writable.
+func unprotected(p *policy.Policy, plan Plan) []string {
+	carved := map[string]bool{}
+	for _, c := range plan.Landlock.Carved {
+		carved[c] = true
+	}
+	var out []string
+	for _, d := range p.WritableRoots().Denied {
+		if !carved[d] {
+			out = append(out, relTo(p.Root, d))
+		}
+	}
+	return out
+}
+
+func relTo(root, path string) string {
+	if path == root {
+		return "."
+	}
+	if len(path) > len(root) && path[:len(root)] == root && path[len(root)] == '/' {
+		return path[len(root)+1:]
+	}
+	return path
+}
+
+func accessBefore(p *policy.Policy, i int) policy.Access {
+	access := p.Baseline
+	for _, l := range p.Layers[:i] {
+		if policy.Contains(l.Path, p.Layers[i].Path) {
+			access = l.Access
+		}
+	}
+	return access
+}
+
+// Enforce states what the plan holds the command to, on a kernel with
+// Landlock ABI abi. Everything the policy asks is refused by the kernel,
+// but less precisely than with a mount namespace, and the reasons say how.
+func Enforce(p *policy.Policy, plan Plan, abi int) confine.Enforcement {
+	e := confine.Enforcement{Files: confine.FilesPartial, Network: confine.NetFull}
+	e.Reasons = append(e.Reasons, "no mount namespace: Landlock alone confines files; /proc, /sys and /tmp are the host's")
+	if left := unprotected(p, plan); len(left) > 0 {
+		e.Reasons = append(e.Reasons, "protected paths stay writable (Landlock cannot take write away inside a writable root without "+
+			"forbidding every new file beside them): "+summarize(left))
+	}
+	if len(plan.Landlock.Carved) > 0 {
+		e.Reasons = append(e.Reasons, "read-only paths inside a writable root are kept by granting the root per entry: "+
+			"nothing can be created, renamed or removed directly in a directory that holds one")
+	}
+	if len(plan.Landlock.ReadCarved) > 0 {
+		e.Reasons = append(e.Reasons, "names beneath a directory on the way to a denied path stay listable (the denied directory's own included); contents are not readable")
+	}
+	switch p.Network.Mode {
+	case policy.NetAllowAll:
+		e.Network = confine.NetNone
+	case policy.NetLoopback:
+		e.Reasons = append(e.Reasons, "loopback cannot be told from the host's network without a network namespace: every IP socket is refused")
+	}
+	if p.Network.Mode != policy.NetAllowAll && abi < 8 {
+		// Before ABI 8 the init's supervisor, which connects on the
+		// command's behalf, cannot share the command's Landlock domain.
+		e.Network = confine.NetLoopbackOnly
+		e.Reasons = append(e.Reasons, "host abstract unix sockets stay reachable (Landlock ABI < 8): they live in the host's network namespace")
+	}
+	return e
+}
+
+// summarize lists paths for a reason, bounded so a long policy cannot make
+// the result unreadable.
+func summarize(paths []string) string {
+	const show = 8
+	if len(paths) <= show {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:show], ", ") + fmt.Sprintf(" and %d more", len(paths)-show)
+}

@@ -1,0 +1,77 @@
+package landlock
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/policy"
+)
+
+func TestNewPlan(t *testing.T) {
+	p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: "/w", Baseline: policy.Read, Layers: []policy.Layer{
+		{Path: "/w", Access: policy.Write, Origin: policy.FromMode},
+		{Path: "/w/.git/hooks", Access: policy.Read, Origin: policy.FromProtected},
+		{Path: "/w/vendor", Access: policy.Read, Origin: policy.FromDeployment},
+		{Path: "/home/u/.ssh", Access: policy.Deny, Origin: policy.FromDeployment},
+		{Path: "/home/u/.ssh/pub", Access: policy.Read, Origin: policy.FromDeployment},
+	}}
+	policy.SortLayers(p.Layers)
+	plan := NewPlan(p)
+	ll := plan.Landlock
+	if !cmp.Equal(ll.Read, []string{"/", "/home/u/.ssh/pub"}) || !cmp.Equal(ll.ReadCarved, []string{"/home/u/.ssh"}) {
+		t.Errorf("read %v carved %v", ll.Read, ll.ReadCarved)
+	}
+	// The read-only path the person asked for is carved; the generated
+	// protected path is not (it would forbid new files in /w and /w/.git),
+	// and Enforce names it instead.
+	if !cmp.Equal(ll.Carved, []string{"/w/vendor"}) || ll.Write[len(ll.Write)-1] != "/w" || !ll.Required {
+		t.Errorf("write %v carved %v", ll.Write, ll.Carved)
+	}
+	if e := Enforce(p, plan, 7); !strings.Contains(strings.Join(e.Reasons, ";"), ".git/hooks") {
+		t.Errorf("the writable protected path is not named: %v", e.Reasons)
+	}
+	if !ll.RestrictTCP || !plan.Seccomp.DenyInet || !plan.Seccomp.DenyUnixConnect {
+		t.Errorf("deny network: %+v %+v", ll, plan.Seccomp)
+	}
+	p.Network.Mode = policy.NetAllowAll
+	if plan := NewPlan(p); plan.Landlock.RestrictTCP || plan.Seccomp.DenyInet {
+		t.Errorf("allow-all restricted: %+v", plan)
+	}
+}
+
+func TestEnforceIsNeverFull(t *testing.T) {
+	for _, mode := range []policy.NetworkMode{policy.NetDeny, policy.NetLoopback, policy.NetAllowAll} {
+		p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: "/w", Network: policy.Network{Mode: mode},
+			Layers: []policy.Layer{{Path: "/w", Access: policy.Write}, {Path: "/w/.claude", Access: policy.Read, Origin: policy.FromProtected}}}
+		e := Enforce(p, NewPlan(p), 7)
+		if e.Files != confine.FilesPartial || len(e.Reasons) == 0 {
+			t.Errorf("%v: %+v", mode, e)
+		}
+		if want := map[policy.NetworkMode]confine.Net{policy.NetAllowAll: confine.NetNone}[mode]; want != "" && e.Network != want {
+			t.Errorf("%v: network %v", mode, e.Network)
+		}
+		if mode != policy.NetAllowAll && (e.Network != confine.NetLoopbackOnly || !strings.Contains(strings.Join(e.Reasons, ";"), "abstract")) {
+			t.Errorf("%v: network %v reasons %v", mode, e.Network, e.Reasons)
+		}
+		if e := Enforce(p, NewPlan(p), 8); mode != policy.NetAllowAll && e.Network != confine.NetFull {
+			t.Errorf("%v at ABI 8: network %v", mode, e.Network)
+		}
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	prov := New(Options{ForceUnavailable: "simulated: no Landlock"})
+	if err := prov.Available(); err == nil {
+		t.Fatal("forced unavailable is available")
+	}
+	p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: "/w"}
+	if _, err := prov.Confine(confine.Request{Argv: []string{"/bin/true"}, Policy: p}); err == nil {
+		t.Fatal("confined without Landlock")
+	}
+	if _, err := prov.Confine(confine.Request{Argv: []string{"/bin/true"}, Policy: &policy.Policy{Mode: policy.DangerFullAccess}}); err != confine.ErrNotConfining {
+		t.Fatalf("danger-full-access: %v", err)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package linux
+
+import "syscall"
+
+func sysProcAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{} }

@@ -1,0 +1,77 @@
+// Package linux is the linux backend: ringfence re-executes itself as a
+// small init (internal/confine/initproc) in new user, mount, pid, ipc and
+// uts namespaces, and a network namespace unless the policy allows all
+// network, builds a mount view of the policy, applies Landlock, drops
+// every capability, loads seccomp and runs the command as its child.
+//
+// # What holds, and which layer holds it
+//
+//   - Writes outside the writable roots: the view (the host is a
+//     read-only, nosuid, nodev recursive copy; EROFS), then Landlock
+//     (writes are granted only to the roots, the private /tmp and /dev).
+//     Links and renames out of a root cross mounts (EXDEV), and the target
+//     side is read-only.
+//
+//   - Protected and read-only paths inside a root: read-only binds over
+//     them; every directory between the root and such a path is pinned
+//     (bound onto itself), so it can be neither removed nor renamed aside
+//     and replaced (mv .git .git2 && mkdir -p .git/hooks: EBUSY).
+//     Landlock cannot subtract, so it does not help here.
+//
+//   - Reads of denied paths: masked (mode-000 tmpfs, no-dev /dev/null:
+//     EACCES) in the view itself, so every route — /proc/self/root, a
+//     symlink, a new hard link (EXDEV, and the source is masked) — meets
+//     the mask. The old root is detached; /proc belongs to the new pid
+//     namespace, so /proc/<host pid>/{root,cwd} do not exist.
+//     open_by_handle_at is refused by seccomp.
+//
+//   - Network: a fresh network namespace (nothing, or only its own "lo");
+//     host unix sockets by path are refused by the seccomp supervisor
+//     (a read-only mount does not stop connect); sockets in the writable
+//     roots, the private /tmp, and those the policy names still connect.
+//
+//   - Host processes: invisible (pid namespace); ptrace refused by seccomp.
+//
+//   - Kernel and host state: no capabilities in any namespace, seccomp
+//     (mount API, unshare/setns/clone with namespace flags, bpf, keyrings,
+//     io_uring, modules, kexec, TIOCSTI, …), hostname in a private uts
+//     namespace, sysctls read-only.
+//
+//   - Escalation: no_new_privs, nosuid mounts, locked securebits, empty
+//     bounding set: a setuid or file-capability binary yields nothing.
+//
+//   - Terminal injection: a new session without a controlling terminal,
+//     and TIOCSTI refused by seccomp.
+//
+//   - Leaks: descriptors beyond stdio are close-on-exec before the command
+//     runs; the environment is exactly Request.Env.
+//
+//   - Descendants: TreeKill pid-namespace; when the init exits, the kernel
+//     kills the namespace.
+//
+//   - Protected paths that do not exist yet (.claude, .bashrc, .git/hooks
+//     with no .git): a mount needs a mountpoint, creating one would leave
+//     it on the host, and removing a host mountpoint unmounts it in every
+//     namespace; Landlock has no per-name deny. So when one is missing,
+//     seccomp's create guard is turned on (seccomp.Options.GuardCreate):
+//     every creating call (open with O_CREAT, mkdir, mknod, symlink, link,
+//     rename) is performed by the init's supervisor, which refuses names
+//     at or beneath a carve-out (EROFS), an empty directory on the way
+//     excepted. The supervisor acts outside the command's Landlock domain
+//     (before ABI 8), so the mount view must confine writes by itself:
+//     hence a read-only /proc (as root, uid 0 of the sandbox is the host's
+//     root, whom /proc/sys's mode bits let write). With every carve-out
+//     present the guard is off and creating calls run at full speed.
+//
+// # Gaps (reported in Enforcement, never claimed)
+//
+//   - Under allow-all the command shares the host's network namespace,
+//     abstract unix sockets included (Network none).
+//   - Host /sys is visible read-only; the host's /tmp is replaced by a
+//     private one (paths under host /tmp that no layer binds are not
+//     visible).
+//
+// Available probes by starting the init for real (once per Provider);
+// Options.Quick checks only the kernel switches, for one-shot CLIs.
+// Options.ForceUnavailable simulates a host without user namespaces.
+package linux

@@ -1,0 +1,63 @@
+package linux
+
+import (
+	"strings"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/confine/seccomp"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// Guard turns on seccomp's create guard when a carve-out does not exist
+// yet. Such a path cannot be mounted over (a mount needs a mountpoint, and
+// making one would leave it on the host, while removing a host mountpoint
+// unmounts it in every namespace), and Landlock cannot refuse one name in
+// a directory it lets the command write; the guard performs every
+// creating call itself and refuses names at or beneath the carve-outs.
+// When every carve-out exists, the read-only binds and pins hold them and
+// creating calls run at full speed. exists is injected for tests.
+func Guard(plan Plan, exists func(string) bool) Plan {
+	for _, c := range plan.CarveOuts {
+		if !exists(c) {
+			plan.Seccomp.Protected = plan.CarveOuts
+			break
+		}
+	}
+	return plan
+}
+
+// Enforce states what the plan holds the command to, as a fact. exists
+// reports whether a host path exists now (injected for tests). A carve-out
+// that does not exist and is not guarded makes files partial.
+func Enforce(p *policy.Policy, plan Plan, exists func(string) bool) confine.Enforcement {
+	e := confine.Enforcement{Files: confine.FilesFull, Network: confine.NetFull}
+	guarded := seccomp.Protect(plan.Seccomp.Protected)
+	var missing []string
+	for _, op := range plan.View.Ops {
+		if (op.Kind == initproc.BindRO || op.Kind == initproc.Mask) && op.Protected && !exists(op.Target) && !guarded.Covers(op.Target) {
+			missing = append(missing, relTo(p.Root, op.Target))
+		}
+	}
+	if len(missing) > 0 {
+		e.Files = confine.FilesPartial
+		e.Reasons = append(e.Reasons, "protected paths that do not exist yet can be created: "+strings.Join(missing, ", "))
+	}
+	if p.Network.Mode == policy.NetAllowAll {
+		// The host's network namespace, abstract unix sockets included:
+		// seccomp's supervisor performs abstract connects itself, from
+		// outside the command's Landlock domain, so the signal and
+		// abstract-socket scope does not hold for them.
+		e.Network = confine.NetNone
+		e.Reasons = append(e.Reasons, "allow-all shares the host network namespace, its abstract unix sockets included")
+	}
+	return e
+}
+
+// relTo names path relative to root, so a reason never shows the host root.
+func relTo(root, path string) string {
+	if rest, ok := strings.CutPrefix(path, root+"/"); ok {
+		return rest
+	}
+	return path
+}

@@ -1,0 +1,119 @@
+package linux
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// Name is the backend's name.
+const Name = "linux"
+
+// Options configures the backend.
+type Options struct {
+	// ForceUnavailable, when set, makes Available fail with this reason
+	// without probing: how tests and `ringfence doctor --simulate` show a
+	// host without user namespaces.
+	ForceUnavailable string
+	// Quick makes Available check only the kernel's switches for user
+	// namespaces instead of starting a probe process: for a one-shot CLI,
+	// where the probe would double the start-up cost. A host that refuses
+	// the namespaces anyway still fails closed, when Start's clone fails
+	// or the init reports a failed set-up stage.
+	Quick bool
+}
+
+// Provider is the linux backend.
+type Provider struct {
+	opts  Options
+	once  sync.Once
+	avail error
+}
+
+// New returns the linux backend.
+func New(opts Options) confine.Provider { return &Provider{opts: opts} }
+
+// Name implements confine.Provider.
+func (p *Provider) Name() string { return Name }
+
+// Available probes this host once: it really starts the init in new user,
+// mount and pid namespaces and has it build a view, so a "yes" means the
+// mechanism works here, not merely that the kernel has it.
+func (p *Provider) Available() error {
+	p.once.Do(func() {
+		if p.opts.ForceUnavailable != "" {
+			p.avail = unavailable("%s", p.opts.ForceUnavailable)
+			return
+		}
+		if p.opts.Quick {
+			p.avail = quickCheck()
+			return
+		}
+		p.avail = probe()
+	})
+	return p.avail
+}
+
+// UnavailableReason wraps why the backend cannot run here.
+type UnavailableReason struct{ Reason string }
+
+func (e *UnavailableReason) Error() string { return "linux backend unavailable: " + e.Reason }
+
+// Unwrap makes errors.Is(err, policy.ErrUnavailable) hold.
+func (e *UnavailableReason) Unwrap() error { return policy.ErrUnavailable }
+
+func unavailable(format string, args ...any) error {
+	return &UnavailableReason{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Dialect is how this backend's denials read on the command's stderr.
+var Dialect = outcome.Dialect{
+	Backend:          Name,
+	DenialSignatures: []string{"Read-only file system", "Permission denied", "Operation not permitted"},
+}
+
+// Confine implements confine.Provider.
+func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
+	pol := req.Policy
+	switch {
+	case pol == nil || len(req.Argv) == 0:
+		return nil, fmt.Errorf("%w: a command and a policy are required", policy.ErrPolicy)
+	case !pol.Confining():
+		return nil, confine.ErrNotConfining
+	case pol.Network.Mode == policy.NetDomains:
+		return nil, unavailable("per-domain network access needs a proxy this backend does not run")
+	}
+	if err := p.Available(); err != nil {
+		return nil, err
+	}
+	plan := Guard(NewPlan(pol), exists)
+	dir := req.Dir
+	if dir == "" {
+		dir = pol.Root
+	}
+	spec := &initproc.Spec{
+		Argv: req.Argv, Dir: dir, Env: req.Env,
+		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",
+		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
+	}
+	cmd, err := initproc.NewCmd(spec, sysProcAttr(plan.NewNet))
+	if err != nil {
+		return nil, err
+	}
+	cmd.Backend = Name
+	cmd.Enforcement = Enforce(pol, plan, exists)
+	cmd.Dialect = Dialect
+	cmd.TreeKill = confine.KillPidNamespace
+	return cmd, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return !errors.Is(err, os.ErrNotExist)
+}

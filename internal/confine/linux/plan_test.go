@@ -1,0 +1,138 @@
+package linux
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/policy"
+)
+
+func pol(mode policy.Mode, base policy.Access, layers ...policy.Layer) *policy.Policy {
+	p := &policy.Policy{Mode: mode, Root: "/tmp/ws", Baseline: base, Layers: layers}
+	policy.SortLayers(p.Layers)
+	return p
+}
+
+func layer(path string, a policy.Access, o policy.Origin) policy.Layer {
+	return policy.Layer{Path: path, Access: a, Origin: o}
+}
+
+func kinds(ops []initproc.Op) []string {
+	var out []string
+	for _, op := range ops {
+		s := string(op.Kind) + " " + op.Target
+		if op.RO {
+			s += " ro"
+		}
+		if op.Protected {
+			s += " protected"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestNewPlan(t *testing.T) {
+	cases := []struct {
+		name string
+		p    *policy.Policy
+		want []string
+	}{
+		{"read-only: scratch read-only, nothing bound",
+			pol(policy.ReadOnly, policy.Read),
+			[]string{"proc /proc", "dev /dev ro", "tmpfs /tmp ro"}},
+		{"workspace under /tmp lands on the private /tmp; protected over it; pins last",
+			pol(policy.WorkspaceWrite, policy.Read,
+				layer("/tmp/ws", policy.Write, policy.FromMode),
+				layer("/tmp/ws/.git/hooks", policy.Read, policy.FromProtected),
+				layer("/tmp/ws/.git/config", policy.Read, policy.FromProtected),
+				layer("/tmp/ws/.claude", policy.Read, policy.FromProtected),
+				layer("/home/u/.ssh", policy.Deny, policy.FromDeployment)),
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "bind-rw /tmp/ws",
+				"bind-ro /tmp/ws/.claude protected",
+				"mask /home/u/.ssh",
+				"bind-ro /tmp/ws/.git/config protected", "bind-ro /tmp/ws/.git/hooks protected",
+				"pin /tmp/ws/.git"}},
+		{"layers that change nothing are dropped; a reopened read under a deny is bound",
+			pol(policy.WorkspaceWrite, policy.Read,
+				layer("/srv", policy.Read, policy.FromDeployment),
+				layer("/srv/private", policy.Deny, policy.FromDeployment),
+				layer("/srv/private/pub", policy.Read, policy.FromDeployment)),
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "mask /srv/private", "bind-ro /srv/private/pub"}},
+		{"allow-list baseline: empty base, reads bound",
+			pol(policy.WorkspaceWrite, policy.Deny,
+				layer("/usr", policy.Read, policy.FromDeployment),
+				layer("/w", policy.Write, policy.FromMode)),
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "bind-rw /w", "bind-ro /usr"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plan := NewPlan(c.p)
+			if d := cmp.Diff(c.want, kinds(plan.View.Ops)); d != "" {
+				t.Fatalf("ops (-want +got):\n%s", d)
+			}
+			if plan.View.EmptyBase != (c.p.Baseline == policy.Deny) {
+				t.Fatalf("empty base %v", plan.View.EmptyBase)
+			}
+		})
+	}
+}
+
+func TestPlanNetworkAndLandlock(t *testing.T) {
+	p := pol(policy.WorkspaceWrite, policy.Read, layer("/w", policy.Write, policy.FromMode))
+	for mode, want := range map[policy.NetworkMode][2]bool{
+		policy.NetDeny: {true, false}, policy.NetLoopback: {true, true}, policy.NetAllowAll: {false, false},
+	} {
+		p.Network.Mode = mode
+		plan := NewPlan(p)
+		if plan.NewNet != want[0] || plan.Loopback != want[1] {
+			t.Errorf("network %v: newnet %v loopback %v", mode, plan.NewNet, plan.Loopback)
+		}
+	}
+	plan := NewPlan(p)
+	if d := cmp.Diff([]string{"/dev", "/tmp", "/w"}, plan.Landlock.Write); d != "" {
+		t.Errorf("landlock write (-want +got):\n%s", d)
+	}
+	if !plan.Seccomp.DenyUnixConnect || !cmp.Equal(plan.Seccomp.AllowUnix, []string{"/tmp", "/w"}) {
+		t.Errorf("seccomp %+v", plan.Seccomp)
+	}
+}
+
+func TestEnforceReportsMissingProtected(t *testing.T) {
+	p := pol(policy.WorkspaceWrite, policy.Read,
+		layer("/tmp/ws", policy.Write, policy.FromMode),
+		layer("/tmp/ws/.git/hooks", policy.Read, policy.FromProtected),
+		layer("/tmp/ws/.claude", policy.Read, policy.FromProtected))
+	present := map[string]bool{"/tmp/ws/.git/hooks": true}
+	e := Enforce(p, NewPlan(p), func(s string) bool { return present[s] })
+	if e.Files != confine.FilesPartial || len(e.Reasons) != 1 || !strings.Contains(e.Reasons[0], ".claude") ||
+		strings.Contains(e.Reasons[0], "/tmp/ws") {
+		t.Fatalf("enforcement %+v", e)
+	}
+	present["/tmp/ws/.claude"] = true
+	if e := Enforce(p, NewPlan(p), func(s string) bool { return present[s] }); e.Files != confine.FilesFull || e.Network != confine.NetFull {
+		t.Fatalf("all protected paths present: %+v", e)
+	}
+	// With the create guard on, a missing carve-out is held after all.
+	delete(present, "/tmp/ws/.claude")
+	exists := func(s string) bool { return present[s] }
+	plan := Guard(NewPlan(p), exists)
+	if !cmp.Equal(plan.Seccomp.Protected, []string{"/tmp/ws/.claude", "/tmp/ws/.git/hooks"}) {
+		t.Fatalf("guarded %v", plan.Seccomp.Protected)
+	}
+	if e := Enforce(p, plan, exists); e.Files != confine.FilesFull {
+		t.Fatalf("guarded: %+v", e)
+	}
+	present["/tmp/ws/.claude"] = true
+	if plan := Guard(NewPlan(p), exists); plan.Seccomp.Protected != nil {
+		t.Fatalf("nothing missing, yet guarded: %v", plan.Seccomp.Protected)
+	}
+	p.Network.Mode = policy.NetAllowAll
+	if e := Enforce(p, NewPlan(p), func(string) bool { return true }); e.Network != confine.NetNone {
+		t.Fatalf("allow-all: %+v", e)
+	}
+}
