@@ -1,0 +1,231 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/execpolicy"
+	"github.com/ringfence/ringfence/policy"
+	"github.com/ringfence/ringfence/policy/policyfile"
+)
+
+// sandboxFlags are the flags every subcommand that builds a sandbox shares
+// (run, mcp, policy explain), so one flag means one thing everywhere.
+type sandboxFlags struct {
+	root, mode, network, policyFile, backend string
+	write, readOnly, deny, env               []string
+	timeout, cpuTime                         time.Duration
+	memory, mountPath                        string
+	pids                                     int
+}
+
+func (f *sandboxFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.root, "root", "", "the workspace directory (default: the current directory)")
+	fs.StringVar(&f.mode, "mode", "workspace-write", "file-effect mode: read-only, workspace-write or danger-full-access")
+	fs.StringVar(&f.network, "network", "deny", "network mode: deny, loopback or allow-all")
+	fs.StringArrayVar(&f.write, "write", nil, "also make `PATH` writable (repeatable)")
+	fs.StringArrayVar(&f.readOnly, "read-only", nil, "make `PATH` read-only, e.g. inside the workspace (repeatable)")
+	fs.StringArrayVar(&f.deny, "deny", nil, "make `PATH` unreadable and unwritable (repeatable)")
+	fs.StringVar(&f.policyFile, "policy", "", "policy `FILE` (.toml or .json; default: .ringfence.toml in the root, else the user config dir)")
+	fs.StringVar(&f.backend, "backend", "auto", "confinement backend: auto, linux, landlock or bwrap")
+	fs.DurationVar(&f.timeout, "timeout", 0, "stop the whole process tree after this `DURATION` (e.g. 30s; 0: none)")
+	fs.StringArrayVar(&f.env, "env", nil, "pass `NAME[=VALUE]` to the command (NAME alone copies it from ringfence's environment; repeatable)")
+	fs.StringVar(&f.memory, "memory", "", "memory limit for the whole tree, e.g. 512M")
+	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree")
+	fs.StringVar(&f.mountPath, "mount-path", "", "show the workspace as `PATH` in ringfence's notes (default: its real path; servers use /workspace)")
+	fs.DurationVar(&f.cpuTime, "cpu-time", 0, "CPU-time limit for the whole tree, e.g. 30s")
+}
+
+// loaded is what the flags and the policy file resolve to.
+type loaded struct {
+	config     ringfence.Config
+	file       *policyfile.File // nil when no policy file applies
+	fileSource string
+	classifier *execpolicy.Classifier
+}
+
+// load turns flags into a sandbox configuration: built-in defaults, then the
+// policy file, then the flags the person set explicitly, which win.
+func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
+	root, err := f.rootDir()
+	if err != nil {
+		return nil, err
+	}
+	out := &loaded{classifier: execpolicy.Default()}
+	d := policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read, Network: policy.Network{Mode: policy.NetDeny}}
+	if path, ok := f.policyPath(root); ok {
+		if d, err = out.applyFile(path, root, d); err != nil {
+			return nil, err
+		}
+	}
+	if err := f.applyFlags(fs, root, &d); err != nil {
+		return nil, err
+	}
+	env, err := parseEnv(f.env)
+	if err != nil {
+		return nil, err
+	}
+	mount := f.mountPath
+	if mount == "" {
+		mount = root
+	}
+	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, Env: env}
+	return out, nil
+}
+
+func (f *sandboxFlags) rootDir() (string, error) {
+	root := f.root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("--root: %w", err)
+	}
+	return real, nil
+}
+
+// policyPath: --policy, else .ringfence.toml in the root, else the user's
+// config directory.
+func (f *sandboxFlags) policyPath(root string) (string, bool) {
+	if f.policyFile != "" {
+		return f.policyFile, true
+	}
+	dir, _ := os.UserConfigDir()
+	return policyfile.Discover(root, dir)
+}
+
+func (l *loaded) applyFile(path, root string, base policy.Defaults) (policy.Defaults, error) {
+	file, err := policyfile.LoadFile(path)
+	if err != nil {
+		return base, err
+	}
+	if file.Mode == nil {
+		file.Mode = &base.Mode
+	}
+	d, err := file.Defaults(root)
+	if err != nil {
+		return base, err
+	}
+	if l.classifier, err = file.Exec.Compile(); err != nil {
+		return base, fmt.Errorf("%s: [exec]: %w", path, err)
+	}
+	l.file, l.fileSource = file, path
+	return d, nil
+}
+
+// applyFlags lays the explicitly set flags over the defaults. Entries from
+// flags are deployment entries: the person at the terminal is trusted.
+func (f *sandboxFlags) applyFlags(fs *pflag.FlagSet, root string, d *policy.Defaults) error {
+	var err error
+	if fs.Changed("mode") {
+		if d.Mode, err = policy.ParseMode(f.mode); err != nil {
+			return fmt.Errorf("--mode: %w", err)
+		}
+	}
+	if fs.Changed("network") {
+		if d.Network.Mode, err = policy.ParseNetworkMode(f.network); err != nil {
+			return fmt.Errorf("--network: %w", err)
+		}
+	}
+	for _, e := range []struct {
+		paths  []string
+		access policy.Access
+	}{{f.write, policy.Write}, {f.readOnly, policy.Read}, {f.deny, policy.Deny}} {
+		for _, p := range e.paths {
+			d.Entries = append(d.Entries, policy.Entry{Path: absUnder(root, p), Access: e.access})
+		}
+	}
+	return f.applyLimits(d)
+}
+
+func (f *sandboxFlags) applyLimits(d *policy.Defaults) error {
+	if f.memory != "" {
+		n, err := policy.ParseSize(f.memory)
+		if err != nil {
+			return fmt.Errorf("--memory: %w", err)
+		}
+		d.Limits.MemoryBytes = n
+	}
+	if f.pids < 0 {
+		return fmt.Errorf("--pids: must not be negative")
+	}
+	if f.pids > 0 {
+		d.Limits.Processes = f.pids
+	}
+	if f.cpuTime > 0 {
+		d.Limits.CPUTime = f.cpuTime
+	}
+	return nil
+}
+
+// absUnder makes a flag path absolute: relative paths are taken relative to
+// the current directory, as a shell user expects.
+func absUnder(root, p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[2:])
+		}
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Join(root, p)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+// parseEnv reads --env NAME=VALUE or NAME (copied from ringfence's own
+// environment; an unset NAME is an error, so a typo is not silently empty).
+func parseEnv(items []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, it := range items {
+		name, value, hasValue := strings.Cut(it, "=")
+		if name == "" || strings.ContainsAny(name, " \t\n\x00") {
+			return nil, fmt.Errorf("--env %q: want NAME or NAME=VALUE", it)
+		}
+		if !hasValue {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				return nil, fmt.Errorf("--env %s: not set in ringfence's environment", name)
+			}
+			value = v
+		}
+		out[name] = value
+	}
+	return out, nil
+}
+
+// loadClassifier is the classifier of a policy file's [exec] section, or
+// the built-in one when no file applies.
+func loadClassifier(path string, explicit bool) (*execpolicy.Classifier, error) {
+	if !explicit {
+		wd, _ := os.Getwd()
+		dir, _ := os.UserConfigDir()
+		var ok bool
+		if path, ok = policyfile.Discover(wd, dir); !ok {
+			return execpolicy.Default(), nil
+		}
+	}
+	file, err := policyfile.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return file.Exec.Compile()
+}

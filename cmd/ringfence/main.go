@@ -1,0 +1,84 @@
+// Command ringfence confines the commands, code and file operations of AI
+// agents. See README.md for the tour; `ringfence help` for every subcommand.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of ringfence's own, documented in README.md. A confined command's
+// exit status is passed through unchanged; these are what ringfence returns
+// when it, not the command, decided the result. `--json` always says which.
+const (
+	exitUnavailable = 120 // no backend can enforce the policy here (fail closed)
+	exitPolicy      = 121 // the policy or the request was refused
+	exitOverBudget  = 122 // a resource limit ended the command
+	exitDenied      = 123 // classification or the approval gate refused the command
+	exitTimedOut    = 124 // the timeout ended the command (as timeout(1))
+	exitUsage       = 125 // bad flags, bad policy file, or ringfence itself failed
+	exitNoExec      = 126 // the command exists but could not be executed
+	exitNotFound    = 127 // the command was not found inside the sandbox
+)
+
+// exitError carries an exit code out of a subcommand without printing twice.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+func main() {
+	if dispatchInternal() {
+		return
+	}
+	os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// execute runs the CLI and returns the process exit code. Tests call it.
+func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "ringfence:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "ringfence:", err)
+	return exitUsage
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ringfence",
+		Short: "Confine what an AI agent's commands and file operations may touch",
+		Long: `ringfence decides what an agent's tool call may touch, confines it with the
+kernel's own mechanisms (namespaces, Landlock, seccomp), runs it, and tells the
+model what happened in words it can act on.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(subcommands()...)
+	return root
+}

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/ringfence/ringfence"
+)
+
+// subcommands lists every subcommand, one file each.
+func subcommands() []*cobra.Command {
+	return []*cobra.Command{
+		newRunCmd(),
+		newClassifyCmd(),
+		newPolicyCmd(),
+		newDoctorCmd(),
+		newVersionCmd(),
+	}
+}
+
+// dispatchInternal runs the hidden entry points the binary re-executes
+// itself as (the sandbox init, the subreaper, bwrap's exec shim); those
+// never return. It reports false for an ordinary invocation.
+func dispatchInternal() bool { return ringfence.MaybeInternal() }

@@ -1,0 +1,190 @@
+package ringfence
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/workspace"
+	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/pathrule"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// Config configures a Local sandbox. Only Root is required.
+type Config struct {
+	// Root is the workspace on the host. It must exist.
+	Root string
+	// MountPath is how the model sees the root; default "/workspace".
+	MountPath string
+	// Defaults is the deployment's policy ceiling. Root and TempDir are
+	// filled in by New; a zero Baseline is Deny (an allow-list), so set
+	// policy.Read for the usual "host readable" deny-list.
+	Defaults policy.Defaults
+	// Backend is "auto" (default), "linux", "landlock" or "bwrap".
+	Backend string
+	// Timeout is the default per-command timeout; zero is none.
+	Timeout time.Duration
+	// MaxOutput bounds each captured output stream; zero is 1 MiB.
+	MaxOutput int64
+	// Env is the base environment every command gets. PATH defaults to
+	// DefaultPath; nothing from the host's environment is passed through.
+	Env map[string]string
+}
+
+// DefaultPath is the PATH a command gets when the configuration sets none.
+const DefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// Local is ringfence's own sandbox: commands confined by the best backend
+// this host offers, files through the policy-fenced workspace.
+type Local struct {
+	cfg      Config
+	defaults policy.Defaults
+	provider confine.Provider
+	ws       *workspace.Workspace
+	tempDir  string
+	once     sync.Once
+}
+
+// New prepares a sandbox over cfg.Root. It creates a private temp dir (the
+// one workspace-write grants besides the root), removed by Close.
+func New(cfg Config) (*Local, error) {
+	root, err := canonicalRoot(cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.MountPath == "" {
+		cfg.MountPath = outcome.DefaultMountPath
+	}
+	provider, err := selectProvider(cfg.Backend)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "ringfence-tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("ringfence: private temp dir: %w", err)
+	}
+	d := cfg.Defaults
+	d.Root, d.TempDir = root, tmp
+	if d.ReadFile == nil {
+		d.ReadFile = os.ReadFile
+	}
+	l := &Local{cfg: cfg, defaults: d, provider: provider, tempDir: tmp}
+	pol, err := policy.Resolve(policy.Request{}, d)
+	if err == nil {
+		l.ws, err = workspace.New(pol, workspace.Options{MountPath: cfg.MountPath})
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return l, nil
+}
+
+// canonicalRoot makes the root absolute with its links resolved, because the
+// kernel (mounts, Landlock) and the workspace both judge physical paths.
+func canonicalRoot(root string) (string, error) {
+	if root == "" {
+		return "", fmt.Errorf("ringfence: no workspace root: %w", policy.ErrPolicy)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("ringfence: workspace root: %w", err)
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("ringfence: workspace root is not a directory: %w", policy.ErrPolicy)
+	}
+	return real, nil
+}
+
+// Isolation reports what this sandbox claims, from the resolved defaults
+// and the backend actually selected.
+func (l *Local) Isolation() Isolation {
+	pol, err := policy.Resolve(policy.Request{}, l.defaults)
+	if err != nil || !pol.Confining() || l.provider == nil || l.provider.Available() != nil {
+		return Isolation{}
+	}
+	return Isolation{
+		Filesystem: true,
+		Network:    pol.Network.Mode != policy.NetAllowAll && l.provider.Name() != "landlock",
+		Processes:  l.provider.Name() != "landlock",
+	}
+}
+
+// Backend names the backend commands are confined by ("" when none works).
+func (l *Local) Backend() string {
+	if l.provider == nil || l.provider.Available() != nil {
+		return ""
+	}
+	return l.provider.Name()
+}
+
+// Policy resolves req against the deployment's defaults, as Exec does.
+func (l *Local) Policy(req policy.Request) (*policy.Policy, error) {
+	return policy.Resolve(req, l.defaults)
+}
+
+// Workspace is the policy-fenced file layer over the root (default policy).
+func (l *Local) Workspace() *workspace.Workspace { return l.ws }
+
+// MountPath is how the model sees the workspace root.
+func (l *Local) MountPath() string { return l.cfg.MountPath }
+
+// ReadFile implements Sandbox: a raw read of a model path, refused when
+// larger than maxBytes.
+func (l *Local) ReadFile(_ context.Context, path string, maxBytes int64) ([]byte, error) {
+	r, err := l.ws.ReadFile(path, workspace.ReadOptions{MaxBytes: maxBytes, Raw: true})
+	if err != nil {
+		return nil, err
+	}
+	return r.Data, nil
+}
+
+// WriteFile implements Sandbox: an atomic write of a model path.
+func (l *Local) WriteFile(_ context.Context, path string, data []byte) error {
+	_, err := l.ws.WriteFile(path, data)
+	return err
+}
+
+// Close removes the private temp dir. Safe to call twice.
+func (l *Local) Close() error {
+	var err error
+	l.once.Do(func() {
+		if l.ws != nil {
+			err = l.ws.Close()
+		}
+		err = errors.Join(err, os.RemoveAll(l.tempDir))
+	})
+	return err
+}
+
+// hostDir turns a model working directory into a host path under the root.
+func (l *Local) hostDir(dir string) (string, error) {
+	if dir == "" || dir == "." || dir == l.cfg.MountPath {
+		return l.defaults.Root, nil
+	}
+	if rel, ok := cutMount(dir, l.cfg.MountPath); ok {
+		dir = rel
+	}
+	clean, err := pathrule.Clean(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(l.defaults.Root, clean), nil
+}
+
+func cutMount(p, mount string) (string, bool) {
+	if len(p) > len(mount) && p[:len(mount)] == mount && p[len(mount)] == '/' {
+		return p[len(mount)+1:], true
+	}
+	return "", false
+}

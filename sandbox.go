@@ -1,0 +1,91 @@
+package ringfence
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/ringfence/ringfence/outcome"
+)
+
+// Isolation is what a sandbox claims to isolate. The conformance suite
+// checks every claim it can observe, so a sandbox that claims nothing it
+// lacks passes, and one that over-claims fails.
+type Isolation struct {
+	Filesystem bool `json:"filesystem"` // commands cannot write (or read denied) host files
+	Network    bool `json:"network"`    // commands cannot reach the network beyond what the policy allows
+	Processes  bool `json:"processes"`  // commands cannot see or signal host processes
+}
+
+// ExecOptions are the options of one command.
+type ExecOptions struct {
+	// Dir is the working directory as a model path relative to the
+	// workspace ("" is the workspace root).
+	Dir string
+	// Env is added to the allow-listed environment (PATH by default). The
+	// host's own environment is never passed through.
+	Env map[string]string
+	// Stdin is the command's standard input; nil is empty input.
+	Stdin io.Reader
+	// Timeout stops the whole process tree; zero uses the sandbox's default.
+	Timeout time.Duration
+	// Stdout and Stderr, when set, receive the output live as it arrives,
+	// while the result still carries the bounded copy.
+	Stdout, Stderr io.Writer
+}
+
+// Truncated reports output cut at a ceiling: the bytes seen on each stream
+// in total (zero for a stream that was not cut).
+type Truncated struct {
+	Stdout int64 `json:"stdout"`
+	Stderr int64 `json:"stderr"`
+}
+
+// Enforcement is what this command was actually held to, as a fact.
+type Enforcement struct {
+	Files     string   `json:"files"`     // full | partial | fence-only | none
+	Network   string   `json:"network"`   // full | loopback-only | none
+	Resources string   `json:"resources"` // quota | monitor | none
+	Reasons   []string `json:"reasons,omitempty"`
+}
+
+// ExecResult is what one command did. Its JSON form is the stable output of
+// `ringfence run --json`.
+type ExecResult struct {
+	// Kind is success, denied, command-failure, runner-failure, timed-out,
+	// aborted or over-budget.
+	Kind        string              `json:"kind"`
+	ExitCode    *int                `json:"exitCode"` // null when the command was stopped or never ran
+	Signal      string              `json:"signal,omitempty"`
+	Stdout      string              `json:"stdout"`
+	Stderr      string              `json:"stderr"`
+	Truncated   *Truncated          `json:"truncated,omitempty"`
+	TimedOut    bool                `json:"timedOut"`
+	DurationMs  int64               `json:"durationMs"`
+	Backend     string              `json:"backend"`
+	Enforcement Enforcement         `json:"enforcement"`
+	Breach      string              `json:"breach,omitempty"` // the resource limit that ended it
+	Violations  []outcome.Violation `json:"violations"`
+	Narration   string              `json:"narration"`
+	Outcome     outcome.Outcome     `json:"outcome"`
+	// RunnerError is why the runner itself could not be started, for the
+	// person operating ringfence (never narrated to the model).
+	RunnerError string `json:"runnerError,omitempty"`
+}
+
+// Sandbox is where an agent's commands run and its files live: the contract
+// the conformance suite checks. ringfence's own Local implements it; a
+// container runner, a VM or a hosted sandbox can too.
+type Sandbox interface {
+	// Isolation is what the sandbox claims to isolate.
+	Isolation() Isolation
+	// Exec runs argv (program first, never a shell string; pass
+	// ["sh", "-c", line] for a command line) where the files are.
+	Exec(ctx context.Context, argv []string, opts ExecOptions) (*ExecResult, error)
+	// ReadFile reads a file by model path, refusing one larger than maxBytes.
+	ReadFile(ctx context.Context, path string, maxBytes int64) ([]byte, error)
+	// WriteFile writes a file by model path, atomically.
+	WriteFile(ctx context.Context, path string, data []byte) error
+	// Close releases the sandbox; it must be safe to call twice.
+	Close() error
+}

@@ -1,0 +1,119 @@
+// Package tools turns a ringfence sandbox into the tools an agent calls —
+// run_command, read_file, write_file, edit_file, list_files, glob_files,
+// grep_files, read_media — usable from Go without MCP:
+//
+//	set := tools.New(sandbox, tools.Options{Gate: myGate})
+//	res := set.Call(ctx, "read_file", json.RawMessage(`{"path":"src/a.go"}`))
+//
+// One Set is one session: it keeps that session's approvals.
+//
+// # What each call declares
+//
+// Permissions computes, from a call's actual arguments and before anything
+// runs, exactly what the call does, so a host's permission policy can grant
+// a workspace and a few commands and nothing else:
+//
+//   - run_command: shell:<program> for every program the command line runs,
+//     read from execpolicy's classification (its leaves, after unwrapping
+//     shells, pipelines, chains, substitutions and wrappers such as sudo or
+//     timeout): `ls | grep x && curl y` declares shell:ls, shell:grep,
+//     shell:curl. Plus network:* when a part is classified network or
+//     package-install.
+//   - read_file, read_media: filesystem:read <model path>.
+//   - write_file, edit_file: filesystem:write <model path>.
+//   - list_files, grep_files: filesystem:read <the directory (or file)>;
+//     glob_files: the directory its walk starts at (the base narrowed by the
+//     pattern's fixed leading directories: "src/**/*.go" declares
+//     /workspace/src).
+//
+// Model paths are under the mount path (/workspace by default). A path the
+// model-path rule refuses declares nothing: Permissions returns an error
+// whose outcome (OutcomeOf) is path-rejected, and Call fails the same way.
+//
+// # Threat model
+//
+// Every argument is model-authored and untrusted. Decoding is exact: one
+// JSON object of at most MaxArgBytes, no field the schema does not name
+// (matched case-sensitively), required fields present and not null, each
+// value of its type and within the bounds the schema advertises — the
+// decoder enforces the very schema the definition publishes. Anything else
+// is invalid-arguments with a detail naming the field, never its value.
+// Nothing panics on any input (FuzzCall).
+//
+// Approvals come only from the Gate, a person's decision. A call can widen
+// nothing by itself: an approval is minted with policy.Approve and passed
+// as policy.Request.Approval (single-call for ApproveOnce, spent by the run
+// it was minted for; session-scoped and bound to Options.SessionID for
+// ApproveSession), never read from a payload. The Gate is asked when:
+//
+//   - run_command is classified ask-approval. A command classified deny is
+//     refused without asking (denied-by-policy, axis "exec"). When a part
+//     reaches the network (network or package-install), the approval
+//     widens the network to allow-all for that call; otherwise it widens
+//     nothing and records the decision.
+//   - write_file or edit_file names a path the policy does not let it
+//     write (outside the writable roots, or a read-only path inside one,
+//     such as .git/hooks). The approval is a write entry for exactly that
+//     path, resolved into a policy, and the write is done through a
+//     workspace over that policy (ringfence.Local.WorkspaceFor), so every
+//     other check (links, hard links, types) still applies. A hard-linked
+//     target, or a refused parent directory, is never asked about.
+//
+// The gate is bounded by Options.GateTimeout (gate-unavailable, reason
+// "timeout"); an error or a panic in it is gate-unavailable ("error"); a
+// decline is gate-declined with the person's note. With no Gate at all,
+// run_command's ask-approval is gate-unavailable ("no-gate"), while a
+// refused write keeps the policy's own outcome (outside-write-root or
+// denied-by-policy), which tells the model more.
+//
+// Session approvals are keyed: a command by (program, capability) for each
+// part that asks — an approval of curl as network does not cover curl
+// reading a secret, and each key's approval carries the network only if
+// its own capability needs it, so approving `curl x | tool` for the session
+// does not give `tool` alone the network later; a write by its exact model
+// path. A later call is let through without asking only when every key it
+// needs is covered.
+//
+// # What the model sees
+//
+// Result.Text is the content (numbered lines, a listing, matches, command
+// output) followed by the narration from package outcome when the outcome
+// is not OK. It never holds the host root: outcomes are scrubbed by the
+// outcome package, and command output — where the host root appears
+// whenever a backend keeps host paths (the linux backend binds the root at
+// its own path, so `pwd` prints it) — is rewritten to the mount path with
+// the same rewriting, in the text and in Result.Data. File contents shown
+// (read_file, grep_files) are rewritten the same way. The Gate's Summary,
+// which may show the command line, goes to the person only.
+//
+// run_command's text: the exit code (or signal, or kind), then stdout and
+// stderr, each cut in the middle past Options.MaxOutputBytes with the
+// counts said, and a note when the sandbox itself cut a stream at capture.
+//
+// # Adding a tool
+//
+// A tool is one file: an argument struct, a schema (obj, str, integer,
+// boolean, array — the decoder enforces exactly these bounds), a
+// permissions function and a run function in a spec[A], registered from
+// the file's init (see registry.go). run_code (issue 8) goes in
+// run_code*.go this way and can reuse approveCommand, execResult and the
+// session keys.
+//
+// # Known gaps
+//
+//   - denied-by-policy with axis "exec" has no sentence in package outcome
+//     yet; its narration lives in text.go until it does.
+//   - A gate that ignores its context is abandoned at the timeout, but its
+//     goroutine lives until it returns.
+//   - Session approvals never expire within the Set's life; a deployment
+//     that wants expiry closes the session.
+//   - A write approval covers the named path; a name that is a link to
+//     another file inside the workspace is still refused at its real
+//     location (conservative, not wrong).
+//   - Command output is scrubbed of the host root only; the private temp
+//     dir's host path may appear where a backend shows it.
+//   - run_command's stdin is a string (text), not bytes.
+//   - Because shown file contents are rewritten, a file that spells the
+//     host root is shown with /workspace there; an edit_file whose
+//     old_string copies that text will not match the file.
+package tools

@@ -1,0 +1,75 @@
+package tools
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/ringfence/ringfence/internal/workspace"
+	"github.com/ringfence/ringfence/outcome"
+)
+
+type readArgs struct {
+	Path     string `json:"path"`
+	Offset   int    `json:"offset"`
+	Limit    int    `json:"limit"`
+	MaxBytes int64  `json:"maxBytes"`
+}
+
+// ReadData is read_file's structured result.
+type ReadData struct {
+	Path      string `json:"path"`
+	Content   string `json:"content"` // numbered lines, cat -n style; empty for a binary file
+	Size      int64  `json:"size"`
+	FirstLine int    `json:"firstLine"`
+	Lines     int    `json:"lines"`
+	More      bool   `json:"more"`
+	Binary    bool   `json:"binary"`
+}
+
+const maxLines = 1 << 30
+
+func init() {
+	register(func(s *Set) tool {
+		return &spec[readArgs]{
+			set: s, tname: "read_file",
+			desc: "Read a text file in the workspace. Paths are relative to the workspace, or absolute under " + s.nc.MountPath +
+				" (e.g. " + s.nc.MountPath + "/src/main.go); nothing outside the workspace can be read. Returns the lines numbered " +
+				"like `cat -n`. A file larger than maxBytes (default and most " + strconv.FormatInt(s.opts.MaxReadBytes, 10) +
+				" bytes) is refused with its size, never cut: read part of it with offset (first line, 1-based) and limit (number of lines). " +
+				"Binary files are reported, not shown; use read_media for images and PDFs.",
+			schema: obj([]string{"path"}, map[string]*prop{
+				"path":     str("The file: relative to the workspace, or under "+s.nc.MountPath+".", 1, maxPathChars),
+				"offset":   integer("The first line to return, 1-based.", 1, maxLines),
+				"limit":    integer("The most lines to return.", 1, maxLines),
+				"maxBytes": integer("The most bytes to return; a larger file (or range) is refused, not cut.", 1, s.opts.MaxReadBytes),
+			}),
+			perms: func(a *readArgs) ([]string, error) { return s.declare(permRead, a.Path, false) },
+			run:   s.readFile,
+		}
+	})
+}
+
+func (s *Set) readFile(_ context.Context, a *readArgs) Result {
+	limit := a.MaxBytes
+	if limit == 0 {
+		limit = s.opts.MaxReadBytes
+	}
+	res, err := s.sb.Workspace().ReadFile(a.Path, workspace.ReadOptions{Offset: a.Offset, Limit: a.Limit, MaxBytes: limit})
+	if err != nil {
+		return s.failed(outcomeOf(err))
+	}
+	d := &ReadData{Path: res.Path, Content: s.scrub(res.Text), Size: res.Size, FirstLine: res.FirstLine, Lines: res.Lines, More: res.More, Binary: res.Binary}
+	text := res.Text
+	switch {
+	case res.Binary:
+		text = res.Path + " is a binary file (" + plural(res.Size, "byte", "bytes") + "); it is not shown as text. " +
+			"Use read_media for an image or a PDF."
+	case res.Size == 0:
+		text = res.Path + " is empty."
+	case res.More:
+		next := res.FirstLine + res.Lines
+		text = joinText(text, "[Lines "+strconv.Itoa(res.FirstLine)+"–"+strconv.Itoa(next-1)+
+			" shown; the file goes on. Call again with offset "+strconv.Itoa(next)+" to read more.]")
+	}
+	return Result{Text: text, Outcome: outcome.Outcome{Kind: outcome.OK, Path: res.Path}, Data: d}
+}
