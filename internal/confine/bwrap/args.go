@@ -93,16 +93,24 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 	if !hasVar(req.Env, "PWD") {
 		a = append(a, "--unset", "PWD") // bwrap's --chdir sets it; the allow-list did not name it
 	}
+	reasons := v.reasons
 	if opts.SuperviseUnix {
 		a = append(a, "--supervise")
 		for _, r := range v.socketRules(p) {
 			a = append(a, "--sock", r)
 		}
+		// The shim's seccomp guard refuses creating these (it performs
+		// every creation itself), so they are protected though missing.
+		for _, m := range v.absent {
+			a = append(a, "--protect", m.path)
+		}
 		opts.UnixSocketsRefused = true
+	} else {
+		reasons = append(reasons, missingReasons(v.absent)...)
 	}
 	a = append(a, "--")
 	a = append(a, req.Argv...)
-	return Spec{Args: a, Split: split, Enforcement: enforcement(p, v.reasons, opts)}, nil
+	return Spec{Args: a, Split: split, Enforcement: enforcement(p, reasons, opts)}, nil
 }
 
 func hasVar(env []string, name string) bool {

@@ -150,15 +150,31 @@ func TestMissingProtectedPath(t *testing.T) {
 		t.Errorf("expanded root: README %q, enforcement %+v", content(r+"/README"), res.cmd.Enforcement)
 	}
 
+	// Without expansion the shim's seccomp guard refuses creating it, and
+	// the root stays writable for everything else.
 	self, _ := os.Executable()
-	weak := bwrap.New(bwrap.Options{Self: self, NoExpand: true})
-	cmd, err := weak.Confine(confine.Request{Argv: []string{"true"}, Policy: pol})
+	guarded := bwrap.New(bwrap.Options{Self: self, NoExpand: true})
+	_, r2, _, pol2 := fsFixture(t)
+	write(t, r2+"/README", "readme\n")
+	pol2.Layers = append(pol2.Layers, policy.Layer{Path: r2 + "/.hg", Access: policy.Read, Origin: policy.FromProtected})
+	policy.SortLayers(pol2.Layers)
+	res = runIn(t, guarded, pol2, "sh", "-c", script+`; echo new > "$0/new.txt"`, r2)
+	if exists(r2+"/.hg") || content(r2+"/README") != "readme\nok\n" || content(r2+"/new.txt") != "new\n" {
+		t.Fatalf("guarded: .hg created %v, README %q, new.txt %q (stderr %q)", exists(r2+"/.hg"), content(r2+"/README"), content(r2+"/new.txt"), res.stderr)
+	}
+	if hasReason(res.cmd.Enforcement, "does not exist") {
+		t.Errorf("guarded: the path is protected, yet reported unprotected: %+v", res.cmd.Enforcement)
+	}
+
+	// Without supervision nothing can guard it: reported, never hidden.
+	weak := bwrap.New(bwrap.Options{Self: self, NoExpand: true, NoSupervise: true})
+	cmd, err := weak.Confine(confine.Request{Argv: []string{"true"}, Policy: pol2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	supervise(t, cmd, "")
-	if exists(r+"/.hg") || cmd.Enforcement.Files != confine.FilesPartial || !hasReason(cmd.Enforcement, r+"/.hg does not exist") {
-		t.Fatalf("NoExpand: enforcement %+v does not report the unprotected path", cmd.Enforcement)
+	if cmd.Enforcement.Files != confine.FilesPartial || !hasReason(cmd.Enforcement, r2+"/.hg does not exist") {
+		t.Fatalf("NoSupervise: enforcement %+v does not report the unprotected path", cmd.Enforcement)
 	}
 }
 

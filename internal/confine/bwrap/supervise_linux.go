@@ -29,7 +29,7 @@ var forwarded = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT
 // cannot reach its memory or descriptors through /proc.
 func supervise(out *os.File, path string, o shimOpts) int {
 	runtime.LockOSThread() // never unlocked: this thread carries the filter
-	listener, err := installNotify()
+	listener, err := installNotify(len(o.protect) > 0)
 	if err != nil {
 		_ = status.Write(out, status.Event{Kind: status.Failed, Reason: status.SetupFailed, Stage: "seccomp",
 			Detail: "cannot load the unix-socket filter"})
@@ -38,7 +38,14 @@ func supervise(out *os.File, path string, o shimOpts) int {
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() { _ = seccomp.SuperviseUnix(ctx, listener, allowSocket(o.sockets)) }()
+	rules := seccomp.Rules{AllowUnix: allowSocket(o.sockets)}
+	if len(o.protect) > 0 {
+		// The shim holds no capability (--cap-drop ALL), has its own /proc
+		// and no Landlock domain, and creates no file of its own: what the
+		// guard requires to perform creations on the command's behalf.
+		rules = seccomp.Protect(o.protect).Rules(allowSocket(o.sockets))
+	}
+	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
 
 	cmd := &exec.Cmd{Path: path, Args: o.argv, Env: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	sigs := make(chan os.Signal, 8)
@@ -61,8 +68,8 @@ func supervise(out *os.File, path string, o shimOpts) int {
 	return exited(out, cmd.ProcessState.Sys().(syscall.WaitStatus))
 }
 
-func installNotify() (*os.File, error) {
-	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: true})
+func installNotify(guard bool) (*os.File, error) {
+	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: true, GuardCreate: guard})
 	if err != nil {
 		return nil, err
 	}

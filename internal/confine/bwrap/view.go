@@ -40,6 +40,9 @@ type view struct {
 	applied []applied // the states set so far, in order
 	remount []string  // masked tmpfs dirs to make read-only once all mounts exist
 	reasons []string  // why file enforcement is partial
+	// absent are read-only or denied paths inside a writable root that do
+	// not exist yet: guarded by the shim when it supervises, else reported.
+	absent []missingPath
 	// protected are missing carve-outs an expansion already covers.
 	protected map[string]bool
 }
@@ -198,9 +201,21 @@ func (v *view) missing(s step, was state) {
 	if s.access == policy.Deny {
 		what = "denied"
 	}
-	v.reasons = append(v.reasons, fmt.Sprintf(
-		"%s path %s does not exist yet inside a writable root; bwrap cannot protect a path that does not exist without creating it on the host",
-		what, s.path))
+	v.absent = append(v.absent, missingPath{what: what, path: s.path})
+}
+
+type missingPath struct{ what, path string }
+
+// missingReasons says which missing paths go unprotected when the shim does
+// not supervise (bwrap cannot mount over a path without creating it).
+func missingReasons(ms []missingPath) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, fmt.Sprintf(
+			"%s path %s does not exist yet inside a writable root; bwrap cannot protect a path that does not exist without creating it on the host",
+			m.what, m.path))
+	}
+	return out
 }
 
 func stateFor(a policy.Access) state {

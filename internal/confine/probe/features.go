@@ -59,10 +59,16 @@ func full(reason string) Feature    { return Feature{Level: Full, Reason: reason
 func partial(reason string) Feature { return Feature{Level: Partial, Reason: reason} }
 func none(reason string) Feature    { return Feature{Level: None, Reason: reason} }
 
-// missingProtected is the mount backends' gap: a mount needs an existing
-// mountpoint, so a protected path that does not exist yet can be created.
-// Each run names the missing ones in its enforcement reasons.
-const missingProtected = "existing protected paths are mounted read-only; one that does not exist yet can be created (each run names them)"
+// protectedByGuard is how the mount backends hold protected paths: a mount
+// needs an existing mountpoint, so one that does not exist yet is held by
+// the seccomp guard, which performs every creation itself and refuses
+// protected names. Without user notification it is only reported.
+func protectedByGuard(r Report, where string) Feature {
+	if !r.Seccomp.UserNotify {
+		return partial("existing protected paths are mounted read-only; without seccomp user notification one that does not exist yet can be created (each run names them)")
+	}
+	return full("existing protected paths mounted read-only; missing ones refused by the seccomp guard " + where)
+}
 
 func linuxFeatures(r Report) map[string]Feature {
 	f := map[string]Feature{
@@ -75,7 +81,7 @@ func linuxFeatures(r Report) map[string]Feature {
 		FeatLimits:          limits(r),
 		FeatTreeKill:        full("pid namespace: killing the init ends every descendant"),
 	}
-	f[FeatProtected] = partial(missingProtected)
+	f[FeatProtected] = protectedByGuard(r, "in the init")
 	f[FeatHostUnix] = hostUnix(r, "seccomp user notification checks each connect")
 	return f
 }
@@ -83,7 +89,7 @@ func linuxFeatures(r Report) map[string]Feature {
 func bwrapFeatures(r Report) map[string]Feature {
 	return map[string]Feature{
 		FeatFileWrite:       full("mount namespace: host read-only, writable roots bound read-write"),
-		FeatProtected:       partial(missingProtected),
+		FeatProtected:       protectedByGuard(r, "in the exec shim"),
 		FeatDeniedReads:     full("denied paths masked (tmpfs or /dev/null); fresh /proc"),
 		FeatNetworkDeny:     partial("new network namespace, but bwrap brings loopback up: only the sandbox's own loopback is reachable"),
 		FeatNetworkLoopback: full("new network namespace with its own loopback"),
@@ -99,7 +105,7 @@ func landlockFeatures(r Report) map[string]Feature {
 	abi := r.Landlock.ABI
 	f := map[string]Feature{
 		FeatFileWrite:       full(fmt.Sprintf("Landlock ABI %d write rules", abi)),
-		FeatProtected:       full("Landlock write rules granted around protected paths, existing or not"),
+		FeatProtected:       none("protected paths stay writable: Landlock cannot take write away inside a writable root without forbidding every new file beside them (each run names them)"),
 		FeatDeniedReads:     partial("Landlock read rules granted around denied paths; no mount namespace, so host /proc is visible"),
 		FeatNetworkLoopback: none("Landlock network rules are by port, not address: loopback cannot be told apart"),
 		FeatProcesses:       none("no pid namespace: host processes are visible"),

@@ -165,10 +165,11 @@ func TestFeatures(t *testing.T) {
 		feature string
 		want    Level
 	}{
-		{ci, "linux", FeatProtected, Partial},
+		{ci, "linux", FeatProtected, Full},
 		{ci, "linux", FeatHostUnix, Full},
 		{ci, "linux", FeatLimits, Full},
-		{ci, "bwrap", FeatProtected, Partial}, // a missing protected path can be created
+		{ci, "bwrap", FeatProtected, Full}, // missing ones held by the shim's guard
+		{ci, "landlock", FeatProtected, None},
 		{ci, "bwrap", FeatHostUnix, Full},
 		{old, "bwrap", FeatHostUnix, None},
 		{ci, "bwrap", FeatNetworkDeny, Partial},
