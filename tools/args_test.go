@@ -151,7 +151,7 @@ func TestSchemasAdvertiseWhatIsEnforced(t *testing.T) {
 			t.Errorf("%s: description too thin: %q", d.Name, d.Description)
 		}
 	}
-	want := []string{"edit_file", "glob_files", "grep_files", "list_files", "read_file", "read_media", "run_command", "write_file"}
+	want := []string{"edit_file", "glob_files", "grep_files", "list_files", "read_file", "read_media", "run_code", "run_command", "write_file"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}

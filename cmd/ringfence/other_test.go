@@ -26,10 +26,11 @@ func TestClassify(t *testing.T) {
 
 func TestPolicyExplainAndInit(t *testing.T) {
 	ws := workspace(t)
-	code, out, errOut := cli(t, ws, "", "policy", "init")
+	code, _, errOut := cli(t, ws, "", "policy", "init")
 	if code != 0 {
 		t.Fatalf("policy init: %d %s", code, errOut)
 	}
+	var out string
 	if code, _, _ = cli(t, ws, "", "policy", "init"); code != exitUsage {
 		t.Fatalf("policy init over an existing file: exit %d, want refusal", code)
 	}
