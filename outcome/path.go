@@ -68,11 +68,14 @@ func segmentPath(line string) string {
 		if !hasErrnoPhrase(strings.ToLower(segs[k])) {
 			continue
 		}
-		cand := segs[k-1]
-		if sp := strings.LastIndexByte(cand, ' '); sp >= 0 {
-			cand = cand[sp+1:]
+		seg := segs[k-1]
+		cand := seg
+		if sp := strings.LastIndexByte(seg, ' '); sp >= 0 {
+			cand = seg[sp+1:]
 		}
-		if pathLike(cand) {
+		// A bare name is taken only after a verb that names a file
+		// ("sh: 1: cannot create .bashrc: …"), never on its own.
+		if pathLike(cand) || (plainName(cand) && fileVerb(strings.ToLower(seg))) {
 			return cand
 		}
 		return ""
@@ -97,6 +100,17 @@ func pathLike(s string) bool {
 	}
 	return s[0] == '/' || s[0] == '~' || strings.HasPrefix(s, "./") ||
 		strings.HasPrefix(s, "../") || strings.Contains(s, "/")
+}
+
+// fileVerb reports a message segment whose last word follows a verb that
+// takes a file ("cannot create X", "can't open X").
+func fileVerb(seg string) bool {
+	for _, v := range []string{"cannot create ", "can't create ", "cannot open ", "can't open ", "cannot touch "} {
+		if i := strings.LastIndex(seg, v); i >= 0 && !strings.Contains(seg[i+len(v):], " ") {
+			return true
+		}
+	}
+	return false
 }
 
 // plainName rejects the empty string, overlong text, and anything with a

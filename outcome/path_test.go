@@ -13,6 +13,7 @@ func TestViolationOf(t *testing.T) {
 		{"bash: /x: Permission denied", ReasonPermissionDenied, "/x"},
 		{"bash: line 1: /etc/hosts: Permission denied", ReasonPermissionDenied, "/etc/hosts"},
 		{"sh: 1: cannot create /etc/motd: Permission denied", ReasonPermissionDenied, "/etc/motd"},
+		{"sh: 1: cannot create .bashrc: Read-only file system", ReasonReadOnly, ".bashrc"},
 		{"open /x: operation not permitted", ReasonNotPermitted, "/x"},
 		{"mkdir /usr/lib/foo: read-only file system", ReasonReadOnly, "/usr/lib/foo"},
 		{"PermissionError: [Errno 13] Permission denied: '/x'", ReasonPermissionDenied, "/x"},
