@@ -38,5 +38,14 @@ func providers() []confine.Provider {
 	// backend, it leaves such a path unprotected and reports Files partial,
 	// naming it, instead of silently breaking ordinary work.
 	bo := bwrap.Options{NoExpand: true}
-	return []confine.Provider{linux.New(lo), bwrap.New(bo), landlock.New(landlock.Options{})}
+	return []confine.Provider{linuxProvider(lo), bwrap.New(bo), landlock.New(landlock.Options{})}
+}
+
+// linuxProvider probes once per boot (see probeCached), unless a simulation
+// forces the backend unavailable, which must never be cached.
+func linuxProvider(o linux.Options) confine.Provider {
+	if o.ForceUnavailable != "" {
+		return linux.New(o)
+	}
+	return newProbeCached(o)
 }
