@@ -26,6 +26,7 @@ func startAndReap(spec *Spec, st *os.File) int {
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwarded...)
+	watchParentDeath()
 	pid, err := start(spec)
 	if err != nil {
 		reportExec(st, err)
