@@ -13,6 +13,7 @@ func subcommands() []*cobra.Command {
 		newClassifyCmd(),
 		newPolicyCmd(),
 		newDoctorCmd(),
+		newConformanceCmd(),
 		newVersionCmd(),
 	}
 }
