@@ -110,22 +110,28 @@ func canonicalRoot(root string) (string, error) {
 // and the backend actually selected.
 func (l *Local) Isolation() Isolation {
 	pol, err := policy.Resolve(policy.Request{}, l.defaults)
-	if err != nil || !pol.Confining() || l.provider == nil || l.provider.Available() != nil {
+	name := l.Backend()
+	if err != nil || !pol.Confining() || name == "" {
 		return Isolation{}
 	}
 	return Isolation{
 		Filesystem: true,
-		Network:    pol.Network.Mode != policy.NetAllowAll && l.provider.Name() != "landlock",
-		Processes:  l.provider.Name() != "landlock",
+		Network:    pol.Network.Mode != policy.NetAllowAll && name != "landlock",
+		Processes:  name != "landlock",
 	}
 }
 
-// Backend names the backend commands are confined by ("" when none works).
+// Backend names the backend commands are confined by — for "auto", the one
+// it selects on this host — or "" when none works here.
 func (l *Local) Backend() string {
-	if l.provider == nil || l.provider.Available() != nil {
+	if l.provider == nil {
 		return ""
 	}
-	return l.provider.Name()
+	p, err := confine.Selected(l.provider)
+	if err != nil {
+		return ""
+	}
+	return p.Name()
 }
 
 // Policy resolves req against the deployment's defaults, as Exec does.

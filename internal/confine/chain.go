@@ -111,3 +111,13 @@ func reason(err error) string {
 	}
 	return err.Error()
 }
+
+// Selected is the backend p confines with on this host: for the auto chain
+// the first usable one, for any other provider itself. The error says why
+// none is usable.
+func Selected(p Provider) (Provider, error) {
+	if c, ok := p.(*chain); ok {
+		return c.pick()
+	}
+	return p, p.Available()
+}

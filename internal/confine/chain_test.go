@@ -154,3 +154,17 @@ func TestAvailable(t *testing.T) {
 	_, err := confine.Auto(nested).Confine(req(policy.ReadOnly))
 	checkUnavailable(t, nil, err, []string{"bwrap"}, []string{"not on PATH"})
 }
+
+func TestSelectedNamesTheBackendAutoPicks(t *testing.T) {
+	weak, strong := &fake{name: "weak"}, &fake{name: "strong", avail: errors.New("no")}
+	p, err := confine.Selected(confine.Auto(strong, weak))
+	if err != nil || p.Name() != "weak" {
+		t.Fatalf("Selected(auto) = %v, %v; want the first usable (weak)", p, err)
+	}
+	if _, err := confine.Selected(confine.Auto(strong)); err == nil {
+		t.Fatal("Selected(auto) with nothing usable: no error")
+	}
+	if p, err := confine.Selected(weak); err != nil || p != confine.Provider(weak) {
+		t.Fatalf("Selected(weak) = %v, %v", p, err)
+	}
+}
