@@ -59,8 +59,12 @@ func around(dir string, carved []string, list func(string) ([]Entry, error)) ([]
 		return nil, err
 	}
 	out := []Grant{{Path: dir, Dir: true, OnPath: true}}
+	prefix := strings.TrimSuffix(dir, "/") + "/"
 	for _, e := range entries {
 		p := path.Join(dir, e.Name)
+		if !strings.HasPrefix(p, prefix) || p == dir || strings.Contains(e.Name, "/") {
+			continue // not an entry of dir ("", ".", "..", a slash): never granted, never descended
+		}
 		cs := inside(p, carved)
 		switch {
 		case e.Link:

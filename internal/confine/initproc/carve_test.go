@@ -67,13 +67,38 @@ func TestExpandCarved(t *testing.T) {
 // FuzzExpandCarved checks the one property that matters: no grant (other
 // than an on-path directory, which gets no write right) reaches a
 // carve-out, and no link is ever granted.
+// A writable root of "/" still has its entries granted around a carve-out.
+func TestExpandCarvedAtRoot(t *testing.T) {
+	got, err := ExpandCarved([]string{"/"}, []string{"/w/.git/hooks"}, fakeTree("/w/", "/etc/", "/w/.git/", "/w/.git/hooks/", "/w/f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	granted := map[string]bool{}
+	for _, g := range got {
+		if !g.OnPath {
+			granted[g.Path] = true
+		}
+	}
+	if !granted["/etc"] || !granted["/w/f"] || granted["/w/.git/hooks"] {
+		t.Fatalf("grants %+v", got)
+	}
+}
+
 func FuzzExpandCarved(f *testing.F) {
 	f.Add("a/,a/b/,a/b/c,a/d@,e", "a/b")
 	f.Add("x/,x/y/,z", "x/y/q")
 	f.Fuzz(func(t *testing.T, treeSpec, carveSpec string) {
 		var paths []string
+		seen := map[string]bool{}
 		for _, p := range strings.Split(treeSpec, ",") {
 			if p != "" && !strings.Contains(p, "..") && !strings.HasPrefix(p, "/") {
+				// A directory cannot hold two entries of one name ("a" and
+				// "a@"); such a spec describes no real tree.
+				name := strings.TrimRight(p, "/@")
+				if full := "/r/" + name; seen[name] || name == "" || path.Clean(full) != full {
+					return // real listings hold no empty, "." or ".." names
+				}
+				seen[name] = true
 				paths = append(paths, "/r/"+p)
 			}
 		}
