@@ -10,6 +10,8 @@ import (
 func subcommands() []*cobra.Command {
 	return []*cobra.Command{
 		newRunCmd(),
+		newMCPCmd(),
+		newAuditCmd(),
 		newClassifyCmd(),
 		newPolicyCmd(),
 		newDoctorCmd(),

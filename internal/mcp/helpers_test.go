@@ -1,0 +1,187 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/audit"
+	"github.com/ringfence/ringfence/internal/testenv"
+	"github.com/ringfence/ringfence/policy"
+	"github.com/ringfence/ringfence/tools"
+)
+
+// env is one server over a fresh workspace, with its audit trail in memory.
+type env struct {
+	t     *testing.T
+	root  string
+	sb    *ringfence.Local
+	srv   *Server
+	trail *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) records(t *testing.T, f audit.Filter) []audit.Record {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recs, err := audit.Read(bytes.NewReader(s.b.Bytes()), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func newEnv(t *testing.T, opts tools.Options) *env {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Defaults: policy.Defaults{
+		Mode: policy.WorkspaceWrite, Baseline: policy.Read,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	trail := &syncBuffer{}
+	aw := audit.NewWriter(trail)
+	return &env{t: t, root: root, sb: sb, trail: trail, srv: NewServer(Config{Sandbox: sb, Tools: opts, Audit: aw, Version: "test"})}
+}
+
+func (e *env) needBackend() {
+	e.t.Helper()
+	if e.sb.Backend() == "" {
+		testenv.Need(e.t, "a confinement backend", errors.New("ringfence found no backend on this host"))
+	}
+}
+
+func (e *env) write(rel, content string) {
+	e.t.Helper()
+	p := filepath.Join(e.root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// elicitor is a scripted person at the client.
+type elicitor struct {
+	mu      sync.Mutex
+	action  string
+	content map[string]any
+	block   bool // wait until the server gives up
+	asked   []string
+}
+
+func (el *elicitor) handle(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	el.mu.Lock()
+	el.asked = append(el.asked, req.Params.Message)
+	action, content, block := el.action, el.content, el.block
+	el.mu.Unlock()
+	if block {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return &sdk.ElicitResult{Action: action, Content: content}, nil
+}
+
+func (el *elicitor) set(action, decision, note string) {
+	el.mu.Lock()
+	defer el.mu.Unlock()
+	el.action, el.content = action, map[string]any{fieldDecision: decision, fieldNote: note}
+}
+
+func (el *elicitor) count() int {
+	el.mu.Lock()
+	defer el.mu.Unlock()
+	return len(el.asked)
+}
+
+// connect opens an in-memory session; el nil means a client without the
+// elicitation capability.
+func (e *env) connect(el *elicitor) *sdk.ClientSession {
+	e.t.Helper()
+	st, ct := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := e.srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { ss.Close() })
+	return clientOver(e.t, ct, el)
+}
+
+func clientOver(t *testing.T, tr sdk.Transport, el *elicitor) *sdk.ClientSession {
+	t.Helper()
+	opts := &sdk.ClientOptions{}
+	if el != nil {
+		opts.ElicitationHandler = el.handle
+	}
+	c := sdk.NewClient(&sdk.Implementation{Name: "test-client", Version: "1"}, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and decodes its structured content.
+func call(t *testing.T, cs *sdk.ClientSession, name string, args any) (*sdk.CallToolResult, Structured) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var st Structured
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatalf("%s: structured content %s: %v", name, b, err)
+	}
+	return res, st
+}
+
+func text(r *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func wantKind(t *testing.T, r *sdk.CallToolResult, st Structured, kind string, isErr bool) {
+	t.Helper()
+	if string(st.Outcome.Kind) != kind || r.IsError != isErr {
+		t.Fatalf("kind %q isError %v, want %q %v; text:\n%s", st.Outcome.Kind, r.IsError, kind, isErr, text(r))
+	}
+}
