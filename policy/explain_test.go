@@ -82,7 +82,7 @@ func TestSummary(t *testing.T) {
 	d := wsDefaults()
 	d.Limits.WallClock = time.Minute
 	got := mustResolve(t, Request{}, d).Summary()
-	want := "mode=workspace-write network=deny baseline=read write-roots=2 re-denied=34 wall-clock=1m0s"
+	want := "mode=workspace-write network=deny baseline=read write-roots=2 re-denied=38 wall-clock=1m0s"
 	if got != want {
 		t.Errorf("Summary = %q, want %q", got, want)
 	}

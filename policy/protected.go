@@ -19,7 +19,8 @@ var protectedNames = []string{
 
 // gitSubpaths are the parts of a git directory protected under each
 // GitProtection: hooks run code, config can name a hooks path, a fsmonitor
-// or a pager to run.
+// or a pager to run; commondir would point git at another directory whose
+// hooks and config then apply, and config.worktree is read as config.
 func gitSubpaths(g GitProtection) []string {
 	switch g {
 	case GitReadOnly:
@@ -27,7 +28,7 @@ func gitSubpaths(g GitProtection) []string {
 	case GitWritable:
 		return nil
 	}
-	return []string{"hooks", "config"}
+	return []string{"hooks", "config", "commondir", "config.worktree"}
 }
 
 // ProtectedSubpaths lists the subpaths layered read-only under every

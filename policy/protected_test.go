@@ -5,7 +5,7 @@ import (
 )
 
 var allProtected = []string{
-	".git/hooks", ".git/config", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile",
+	".git/hooks", ".git/config", ".git/commondir", ".git/config.worktree", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile",
 	".gitconfig", ".gitmodules", ".mcp.json", ".vscode", ".idea", ".claude", ".codex", ".agents",
 	".ringfence", ".ringfence.toml",
 }
