@@ -8,8 +8,8 @@
 # bare exec, and the init's peak RSS.
 #
 # Needs: go, hyperfine, bwrap, python3 (for the summary). Tells you what is
-# missing. RINGFENCE=/path/to/ringfence times `ringfence run --backend B`;
-# by default a minimal driver (bench/rfdriver) is built and timed instead.
+# missing. It builds ringfence and times `ringfence run --backend B`
+# (RINGFENCE=/path/to/ringfence times that binary instead).
 # RUNS (default 300) and WARMUP (default 30) tune hyperfine.
 set -eu
 
@@ -30,12 +30,11 @@ trap 'rm -rf "$ws"' EXIT INT TERM
 runs=${RUNS:-300}
 warmup=${WARMUP:-30}
 
-if [ -n "${RINGFENCE:-}" ]; then
-	rf() { echo "$RINGFENCE run --root $ws --backend $1 --"; }
-else
-	(cd "$here/.." && CGO_ENABLED=0 go build -trimpath -o "$out/rfdriver" ./bench/rfdriver)
-	rf() { echo "$out/rfdriver -backend $1 -root $ws --"; }
+if [ -z "${RINGFENCE:-}" ]; then
+	(cd "$here/.." && CGO_ENABLED=0 go build -trimpath -o "$out/ringfence" ./cmd/ringfence)
+	RINGFENCE="$out/ringfence"
 fi
+rf() { echo "$RINGFENCE run -q --root $ws --backend $1 --"; }
 bwrap_profile="bwrap --ro-bind / / --bind $ws $ws --dev /dev --proc /proc --tmpfs /tmp --unshare-all --die-with-parent --chdir $ws"
 
 for backend in linux landlock; do
