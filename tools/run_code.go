@@ -228,31 +228,12 @@ func (s *Set) codeError(err error) outcome.Outcome {
 // in the person-facing summary (never in the model's result), and keeps a
 // session approval under the same (program, capability) keys.
 func (s *Set) approveCode(ctx context.Context, a *codeArgs, audit *AuditInfo) (*policy.Approval, *outcome.Outcome) {
-	p := a.prep
-	keys := make([]string, len(p.asks))
-	for i, l := range p.asks {
-		keys[i] = execKey(l.program, l.cap)
-	}
-	if ap, ok := s.remembered(keys, p.network); ok {
-		audit.Gate, audit.Approval = gateSession, ap.String()
-		return ap, nil
-	}
-	perms, _ := s.codePermissions(a)
-	summary := "run_code wants to run this " + a.Language + " code with " + a.lang.Program + ":\n" + quoteLong(a.Code)
-	for _, part := range asking(p.class) {
-		summary += "\n- " + part.Program + " (" + part.Capability.String() + "): " + part.Reason
-	}
-	d, o, word := s.ask(ctx, Question{Tool: "run_code", Summary: summary, Permissions: perms, Classification: p.class})
-	audit.Gate = word
-	if o != nil {
-		return nil, o
-	}
-	ap := s.mint(commandGrant(p.programs, p.network), d)
-	if d == ApproveSession {
-		for i, l := range p.asks {
-			s.remember(keys[i:i+1], s.mint(commandGrant([]string{l.program}, netCap(l.cap)), d))
+	return s.approveExec(ctx, a.prep, audit, func() Question {
+		perms, _ := s.codePermissions(a)
+		summary := "run_code wants to run this " + a.Language + " code with " + a.lang.Program + ":\n" + quoteLong(a.Code)
+		for _, part := range asking(a.prep.class) {
+			summary += "\n- " + part.Program + " (" + part.Capability.String() + "): " + part.Reason
 		}
-	}
-	audit.Approval = ap.String()
-	return ap, nil
+		return Question{Tool: "run_code", Summary: summary, Permissions: perms, Classification: a.prep.class}
+	})
 }

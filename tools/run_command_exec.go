@@ -73,7 +73,16 @@ func (s *Set) checkCwd(rel string) *outcome.Outcome {
 // decision. A session approval is kept per (program, capability), each
 // carrying the network only when its own capability needs it.
 func (s *Set) approveCommand(ctx context.Context, a *runArgs, audit *AuditInfo) (*policy.Approval, *outcome.Outcome) {
-	p := a.prep
+	return s.approveExec(ctx, a.prep, audit, func() Question {
+		perms, _ := s.commandPermissions(a)
+		return Question{Tool: "run_command", Summary: s.commandSummary(a), Permissions: perms, Classification: a.prep.class}
+	})
+}
+
+// approveExec is the approval flow run_command and run_code share: a
+// session approval covering every part that asks, else the gate's answer
+// to the question built by ask (only built when the gate is asked).
+func (s *Set) approveExec(ctx context.Context, p *prepared, audit *AuditInfo, ask func() Question) (*policy.Approval, *outcome.Outcome) {
 	keys := make([]string, len(p.asks))
 	for i, l := range p.asks {
 		keys[i] = execKey(l.program, l.cap)
@@ -82,8 +91,7 @@ func (s *Set) approveCommand(ctx context.Context, a *runArgs, audit *AuditInfo) 
 		audit.Gate, audit.Approval = gateSession, ap.String()
 		return ap, nil
 	}
-	perms, _ := s.commandPermissions(a)
-	d, o, word := s.ask(ctx, Question{Tool: "run_command", Summary: s.commandSummary(a), Permissions: perms, Classification: p.class})
+	d, o, word := s.ask(ctx, ask())
 	audit.Gate = word
 	if o != nil {
 		return nil, o
