@@ -92,14 +92,14 @@ func checkEnvOnlyGiven(e *env) error {
 // two background descendants, one in its own session (setsid), each
 // beating a heartbeat file. Once Exec has returned, no heartbeat may move.
 func checkTimeoutStopsTree(e *env) error {
-	script := `beat() { i=0; while :; do i=$((i+1)); echo $i > "$1"; sleep 0.05; done; }
+	script := `beat() { i=0; while [ $i -lt 400 ] && echo $i > "$1"; do i=$((i+1)); sleep 0.05; done; }
 if command -v setsid >/dev/null 2>&1; then setsid sh -c "$BEAT" sh beat-setsid & else (beat beat-setsid) & fi
 (beat beat-bg) &
 sleep 30`
 	if err := e.inWorkDir(); err != nil {
 		return err
 	}
-	vars := map[string]string{"BEAT": `i=0; while :; do i=$((i+1)); echo $i > "$1"; sleep 0.05; done`}
+	vars := map[string]string{"BEAT": `i=0; while [ $i -lt 400 ] && echo $i > "$1"; do i=$((i+1)); sleep 0.05; done`}
 	start := time.Now()
 	res, err := e.exec([]string{"sh", "-c", script}, ringfence.ExecOptions{Dir: workDir, Timeout: e.opts.Timeout, Env: vars})
 	if err != nil {

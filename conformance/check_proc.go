@@ -97,7 +97,7 @@ func checkDaemonOutlives(e *env) error {
 	if err := e.inWorkDir(); err != nil {
 		return err
 	}
-	vars := map[string]string{"BEAT": `i=0; while :; do i=$((i+1)); echo $i > daemon-beat; sleep 0.05; done`}
+	vars := map[string]string{"BEAT": `i=0; while [ $i -lt 400 ] && echo $i > daemon-beat; do i=$((i+1)); sleep 0.05; done`}
 	res, err := e.sh(`if command -v setsid >/dev/null 2>&1; then s=setsid; else s=; fi
 ( $s sh -c "$BEAT" </dev/null >/dev/null 2>&1 & )
 i=0; while [ ! -s daemon-beat ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; exit 0`, vars)

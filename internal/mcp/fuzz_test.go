@@ -24,7 +24,7 @@ func FuzzLineTransport(f *testing.F) {
 		in := io.NopCloser(bytes.NewBufferString(line + "\n" + `{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n"))
 		conn, _ := (&LineTransport{In: in, Out: &out, MaxLine: 1 << 10}).Connect(context.Background())
 		defer conn.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		for {
 			msg, err := conn.Read(ctx)
@@ -32,7 +32,7 @@ func FuzzLineTransport(f *testing.F) {
 				t.Fatalf("EOF before the last request (line %q)", line)
 			}
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%v before the last request (line %q)", err, line)
 			}
 			if b, _ := jsonrpcID(msg); b == `"last"` {
 				return
