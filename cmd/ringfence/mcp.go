@@ -34,7 +34,7 @@ func newMCPCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp [flags]",
 		Short: "Serve the sandboxed tools to an agent over the Model Context Protocol",
-		Long: `mcp serves run_command, read_file, write_file, edit_file, list_files,
+		Long: `mcp serves run_command, run_code, read_file, write_file, edit_file, list_files,
 glob_files, grep_files and read_media over MCP, confined to the workspace
 (--root, default the current directory), which the model sees as /workspace.
 
