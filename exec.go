@@ -111,6 +111,11 @@ func (l *Local) runOptions(opts ExecOptions, pol *policy.Policy, cmd *confine.Cm
 	}
 }
 
+// NarrationContext is what narration may say about this deployment under
+// pol: the mount path, the mode, the writable roots as the model sees them,
+// and the host root (only so that it is scrubbed).
+func (l *Local) NarrationContext(pol *policy.Policy) outcome.Context { return l.narration(pol) }
+
 // narration is what the model may be told about this deployment.
 func (l *Local) narration(pol *policy.Policy) outcome.Context {
 	c := outcome.Context{MountPath: l.cfg.MountPath, Mode: pol.Mode.String(), HostRoot: l.defaults.Root}

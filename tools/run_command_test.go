@@ -148,10 +148,13 @@ func TestRunCommandConfined(t *testing.T) {
 	if f.sb.Backend() == "" {
 		testenv.Need(t, "a confinement backend", errNoBackend)
 	}
-	outside, err := filepath.EvalSymlinks(t.TempDir())
+	// Outside /tmp, which the sandbox replaces with a private one: a write
+	// there really reaches the host unless it is refused.
+	outside, err := os.MkdirTemp("/var/tmp", "ringfence-tools-")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
 	target := filepath.Join(outside, "escaped")
 	r := f.call("run_command", obj_{"command": "pwd; echo x > " + target})
 	d := r.Data.(*ringfence.ExecResult)
@@ -160,6 +163,10 @@ func TestRunCommandConfined(t *testing.T) {
 	}
 	if _, err := os.Stat(target); err == nil || r.Outcome.Kind == outcome.OK {
 		t.Fatalf("confined command wrote outside the roots (%s):\n%s", r.Outcome.Kind, r.Text)
+	}
+	// The model is told where it may write instead, as model paths.
+	if !strings.Contains(r.Text, "writable roots (") || !strings.Contains(r.Text, "/workspace)") {
+		t.Errorf("the narration does not name the writable roots:\n%s", r.Text)
 	}
 	u := dangerFixture(t, Options{})
 	u.call("run_command", obj_{"command": "echo x > " + target})

@@ -154,7 +154,7 @@ func New(sb *ringfence.Local, o Options) *Set {
 	s := &Set{sb: sb, opts: o.withDefaults(), tools: map[string]tool{}, approved: map[string]*policy.Approval{}}
 	s.nc = outcome.Context{MountPath: sb.MountPath()}
 	if pol, err := sb.Policy(policy.Request{SessionID: s.opts.SessionID}); err == nil {
-		s.nc.HostRoot, s.nc.Mode = pol.Root, pol.Mode.String()
+		s.nc = sb.NarrationContext(pol)
 	}
 	s.shell = shellArgv()
 	for _, mk := range registry {
