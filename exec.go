@@ -104,6 +104,9 @@ func (l *Local) runOptions(opts ExecOptions, pol *policy.Policy, cmd *confine.Cm
 		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
 		MaxStdout: l.cfg.MaxOutput, MaxStderr: l.cfg.MaxOutput,
 		Timeout: timeout, Limits: pol.Limits,
+		// Streamed live, every byte reaches the reader; the bounded copy only
+		// feeds classification, so a long build is not stopped for talking.
+		KeepRunningPastCeiling: opts.Stdout != nil || opts.Stderr != nil,
 		// A process-group tree runs under the subreaper, so a setsid'd
 		// descendant or a SIGKILL of ringfence leaves no survivor; a pid
 		// namespace needs none (its init's death ends everything).

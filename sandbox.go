@@ -30,7 +30,9 @@ type ExecOptions struct {
 	// Timeout stops the whole process tree; zero uses the sandbox's default.
 	Timeout time.Duration
 	// Stdout and Stderr, when set, receive the output live as it arrives,
-	// while the result still carries the bounded copy.
+	// while the result still carries the bounded copy. With either set, a
+	// command that prints past the ceiling keeps running (the reader has
+	// every byte); without, it is stopped and reported over-budget.
 	Stdout, Stderr io.Writer
 }
 

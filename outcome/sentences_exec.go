@@ -156,6 +156,9 @@ func of(n int64, unit string) string {
 	if unit == "" {
 		return " of " + n64(n)
 	}
+	if n == 1 {
+		unit = strings.TrimSuffix(unit, "s") // "1 second", "1 byte"
+	}
 	return " of " + n64(n) + " " + unit
 }
 

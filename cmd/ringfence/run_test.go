@@ -147,3 +147,19 @@ func outsideDir(t *testing.T) string {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
 }
+
+// Output streamed live reaches the person whole, so a command that prints
+// past the capture ceiling keeps running; captured for --json it is
+// stopped there and reported over-budget.
+func TestRunOutputCeiling(t *testing.T) {
+	needBackend(t, "auto")
+	ws := workspace(t)
+	code, out, _ := cli(t, ws, "", "run", "-q", "--", "head", "-c", "3000000", "/dev/zero")
+	if code != 0 || len(out) != 3000000 {
+		t.Fatalf("live: exit %d, %d bytes; want 0 and all 3000000", code, len(out))
+	}
+	code, res := runJSON(t, ws, "--", "head", "-c", "3000000", "/dev/zero")
+	if code != exitOverBudget || res.Kind != "over-budget" || res.Truncated == nil || res.Breach != "output" {
+		t.Fatalf("--json: exit %d kind %q truncated %+v breach %q", code, res.Kind, res.Truncated, res.Breach)
+	}
+}
