@@ -75,7 +75,7 @@ func segmentPath(line string) string {
 		}
 		// A bare name is taken only after a verb that names a file
 		// ("sh: 1: cannot create .bashrc: …"), never on its own.
-		if pathLike(cand) || (plainName(cand) && fileVerb(strings.ToLower(seg))) {
+		if pathLike(cand) || (plainName(cand) && (fileVerb(strings.ToLower(seg)) || afterLineNumber(segs[:k-1]))) {
 			return cand
 		}
 		return ""
@@ -100,6 +100,16 @@ func pathLike(s string) bool {
 	}
 	return s[0] == '/' || s[0] == '~' || strings.HasPrefix(s, "./") ||
 		strings.HasPrefix(s, "../") || strings.Contains(s, "/")
+}
+
+// afterLineNumber reports bash's "bash: line 3: NAME: <errno text>": the
+// segment before NAME is "line N", so NAME is what the error is about.
+func afterLineNumber(before []string) bool {
+	if len(before) == 0 {
+		return false
+	}
+	n, ok := strings.CutPrefix(before[len(before)-1], "line ")
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
 }
 
 // fileVerb reports a message segment whose last word follows a verb that

@@ -14,6 +14,7 @@ func TestViolationOf(t *testing.T) {
 		{"bash: line 1: /etc/hosts: Permission denied", ReasonPermissionDenied, "/etc/hosts"},
 		{"sh: 1: cannot create /etc/motd: Permission denied", ReasonPermissionDenied, "/etc/motd"},
 		{"sh: 1: cannot create .bashrc: Read-only file system", ReasonReadOnly, ".bashrc"},
+		{"/bin/bash: line 1: audit.jsonl: Read-only file system", ReasonReadOnly, "audit.jsonl"},
 		{"open /x: operation not permitted", ReasonNotPermitted, "/x"},
 		{"mkdir /usr/lib/foo: read-only file system", ReasonReadOnly, "/usr/lib/foo"},
 		{"PermissionError: [Errno 13] Permission denied: '/x'", ReasonPermissionDenied, "/x"},

@@ -19,6 +19,7 @@ import (
 	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/audit"
 	rfmcp "github.com/ringfence/ringfence/internal/mcp"
+	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
 
@@ -48,7 +49,8 @@ the person at the client is asked through MCP elicitation (approve once, approve
 for the session, decline). A client that cannot ask, or a person who does not
 answer within --gate-timeout, gets gate-unavailable: nothing runs.
 
---audit FILE appends one JSON line per call; read it with ringfence audit FILE.`,
+--audit FILE appends one JSON line per call; read it with ringfence audit FILE. The file is
+read-only to the sandbox, even inside the workspace.`,
 		Example: `  ringfence mcp --root .
   claude mcp add ringfence -- ringfence mcp --root .
   ringfence mcp --root ~/src/app --network loopback --audit ~/.ringfence-audit.jsonl
@@ -86,18 +88,22 @@ func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
 			return &exitError{code: exitUsage, err: fmt.Errorf("--http %s: %w; pass --token-file FILE (or --token TOKEN), or listen on 127.0.0.1", mf.http, err)}
 		}
 	}
-	sb, err := ringfence.New(ld.config)
-	if err != nil {
-		return refusal(err)
-	}
-	defer sb.Close()
 	var aw *audit.Writer
 	if mf.audit != "" {
 		if aw, err = audit.Open(mf.audit); err != nil {
 			return &exitError{code: exitUsage, err: fmt.Errorf("--audit: %w", err)}
 		}
 		defer aw.Close()
+		// The trail records what the sandbox did; the sandbox must not be
+		// able to rewrite it, wherever the person chose to keep it.
+		ld.config.Defaults.Entries = append(ld.config.Defaults.Entries,
+			policy.Entry{Path: absUnder(ld.config.Root, mf.audit), Access: policy.Read})
 	}
+	sb, err := ringfence.New(ld.config)
+	if err != nil {
+		return refusal(err)
+	}
+	defer sb.Close()
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := rfmcp.NewServer(rfmcp.Config{
 		Sandbox: sb, Audit: aw, Version: versionString(), Logger: logger,

@@ -116,3 +116,49 @@ func drain(done chan error) error {
 		return nil
 	}
 }
+
+// An audit trail kept inside the workspace cannot be rewritten by what it
+// records: neither the file tools nor a confined command may write it.
+func TestMCPAuditTrailInsideWorkspaceIsProtected(t *testing.T) {
+	needBackend(t, "auto")
+	root := workspace(t)
+	trail := filepath.Join(root, "audit.jsonl")
+	cmd := newMCPCmd()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	cmd.SetArgs([]string{"--root", root, "--audit", trail})
+	cmd.SetIn(inR)
+	cmd.SetOut(outW)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute(); outW.Close() }()
+	c := sdk.NewClient(&sdk.Implementation{Name: "cli-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v (server: %v)", err, drain(done))
+	}
+	w, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": "audit.jsonl", "content": "forged\n"}})
+	if err != nil || !w.IsError {
+		t.Fatalf("write_file over the trail: %v %+v", err, w)
+	}
+	r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "echo forged > audit.jsonl; echo forged >> audit.jsonl"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+	inW.Close()
+	<-done
+	b, _ := os.ReadFile(trail)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for _, l := range lines {
+		if !strings.HasPrefix(l, `{"time":`) {
+			t.Fatalf("the trail holds a line it did not write (run_command: %v): %q", r.IsError, l)
+		}
+	}
+	if len(lines) != 2 || !r.IsError {
+		t.Fatalf("want the two refused calls recorded, got %d lines:\n%s", len(lines), b)
+	}
+}
