@@ -351,10 +351,14 @@ func (g *cgroup) members() []int {
 func (g *cgroup) remove() {
 	g.evictOwnThreads()
 	for _, dir := range g.dirs {
-		for i := 0; i < 100; i++ {
+		for i := 0; i < 200; i++ {
 			err := os.Remove(dir)
 			if err == nil || errors.Is(err, os.ErrNotExist) {
 				break
+			}
+			if i%20 == 19 { // still busy: a straggler forked or re-entered
+				g.evictOwnThreads()
+				killMembers(g.members)
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
