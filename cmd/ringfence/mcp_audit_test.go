@@ -75,36 +75,46 @@ func TestMCPCommandStdio(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hi from the workspace\n"), 0o644)
 	trail := filepath.Join(t.TempDir(), "audit.jsonl")
-	cmd := newMCPCmd()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user policy file
-	cmd.SetArgs([]string{"--root", root, "--audit", trail})
-	cmd.SetIn(inR)
-	cmd.SetOut(outW)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	done := make(chan error, 1)
-	go func() { done <- cmd.Execute(); outW.Close() }()
-
-	c := sdk.NewClient(&sdk.Implementation{Name: "cli-test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v (server: %v)", err, drain(done))
-	}
+	ctx, cs, stop := startMCP(t, "--root", root, "--audit", trail)
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "/workspace/hello.txt"}})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "hi from the workspace") {
 		t.Fatalf("read_file: %v %+v", err, res)
 	}
-	cs.Close()
-	inW.Close()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatalf("server: %v", err)
 	}
 	out, err := runCobra(t, "audit", trail, "--tool", "read_file")
 	if err != nil || !strings.Contains(out, "/workspace/hello.txt") {
 		t.Fatalf("audit: %v\n%s", err, out)
+	}
+}
+
+// startMCP runs `ringfence mcp args…` over in-process pipes and connects
+// the official SDK client to it; stop closes the client and returns the
+// server's error.
+func startMCP(t *testing.T, args ...string) (context.Context, *sdk.ClientSession, func() error) {
+	t.Helper()
+	cmd := newMCPCmd()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user policy file
+	cmd.SetArgs(args)
+	cmd.SetIn(inR)
+	cmd.SetOut(outW)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute(); outW.Close() }()
+	c := sdk.NewClient(&sdk.Implementation{Name: "cli-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v (server: %v)", err, drain(done))
+	}
+	return ctx, cs, func() error {
+		cs.Close()
+		inW.Close()
+		return <-done
 	}
 }
 
@@ -123,23 +133,7 @@ func TestMCPAuditTrailInsideWorkspaceIsProtected(t *testing.T) {
 	needBackend(t, "auto")
 	root := workspace(t)
 	trail := filepath.Join(root, "audit.jsonl")
-	cmd := newMCPCmd()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	cmd.SetArgs([]string{"--root", root, "--audit", trail})
-	cmd.SetIn(inR)
-	cmd.SetOut(outW)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	done := make(chan error, 1)
-	go func() { done <- cmd.Execute(); outW.Close() }()
-	c := sdk.NewClient(&sdk.Implementation{Name: "cli-test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v (server: %v)", err, drain(done))
-	}
+	ctx, cs, stop := startMCP(t, "--root", root, "--audit", trail)
 	w, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": "audit.jsonl", "content": "forged\n"}})
 	if err != nil || !w.IsError {
 		t.Fatalf("write_file over the trail: %v %+v", err, w)
@@ -148,9 +142,7 @@ func TestMCPAuditTrailInsideWorkspaceIsProtected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs.Close()
-	inW.Close()
-	<-done
+	_ = stop()
 	b, _ := os.ReadFile(trail)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	for _, l := range lines {
