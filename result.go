@@ -87,6 +87,9 @@ func (l *Local) scrubHostPaths(s string) string {
 	if l.tempDir != "" {
 		s = strings.ReplaceAll(s, l.tempDir, l.modelPath(l.tempDir))
 	}
+	if l.defaults.Root == "/" {
+		return s // every path is "under" /: nothing to hide, and nothing to rewrite
+	}
 	return strings.ReplaceAll(s, l.defaults.Root, l.cfg.MountPath)
 }
 
