@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ringfence/ringfence"
@@ -42,28 +44,35 @@ func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.cpuTime, "cpu-time", 0, "CPU-time limit for the whole tree, e.g. 30s")
 }
 
-// loaded is what the flags and the policy file resolve to.
+// loaded is what the flags and the policy files resolve to.
 type loaded struct {
 	config     ringfence.Config
-	file       *policyfile.File // nil when no policy file applies
-	fileSource string
+	files      []fileUse // the policy files that apply, and how
+	fileSource string    // the last of them, or ""
+	warnings   []string  // for the person, on stderr (danger-full-access from a file)
 	classifier *execpolicy.Classifier
 }
 
 // load turns flags into a sandbox configuration: built-in defaults, then the
-// policy file, then the flags the person set explicitly, which win.
+// policy files (see loadPolicySources), then the flags the person set
+// explicitly, which win.
 func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	root, err := f.rootDir()
 	if err != nil {
 		return nil, err
 	}
-	out := &loaded{classifier: execpolicy.Default()}
-	d := policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read, Network: policy.Network{Mode: policy.NetDeny}}
-	if path, ok := f.policyPath(root); ok {
-		if d, err = out.applyFile(path, root, d); err != nil {
-			return nil, err
-		}
+	src, err := loadPolicySources(root, f.policyFile)
+	if err != nil {
+		return nil, err
 	}
+	out := &loaded{files: src.files, warnings: src.warnings}
+	if len(src.files) > 0 {
+		out.fileSource = src.files[len(src.files)-1].Path
+	}
+	if out.classifier, err = src.base.Exec.Compile(); err != nil {
+		return nil, err
+	}
+	d := src.base.Defaults
 	if err := f.applyFlags(fs, root, &d); err != nil {
 		return nil, err
 	}
@@ -75,8 +84,30 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	if mount == "" {
 		mount = root
 	}
-	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, Env: env}
+	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, Env: env, EnvPolicy: src.base.Env}
 	return out, nil
+}
+
+// loadFor is load for a subcommand: a workspace policy file refused for
+// widening exits 121 (policy refused), any other failure 125, and the
+// warnings go to the command's stderr.
+func (f *sandboxFlags) loadFor(cmd *cobra.Command) (*loaded, error) {
+	ld, err := f.load(cmd.Flags())
+	if err != nil {
+		return nil, loadFailure(err)
+	}
+	for _, w := range ld.warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ringfence: warning:", w)
+	}
+	return ld, nil
+}
+
+func loadFailure(err error) error {
+	var we *policyfile.WideningError
+	if errors.As(err, &we) {
+		return &exitError{code: exitPolicy, err: err}
+	}
+	return &exitError{code: exitUsage, err: err}
 }
 
 func (f *sandboxFlags) rootDir() (string, error) {
@@ -97,35 +128,6 @@ func (f *sandboxFlags) rootDir() (string, error) {
 		return "", fmt.Errorf("--root: %w", err)
 	}
 	return real, nil
-}
-
-// policyPath: --policy, else .ringfence.toml in the root, else the user's
-// config directory.
-func (f *sandboxFlags) policyPath(root string) (string, bool) {
-	if f.policyFile != "" {
-		return f.policyFile, true
-	}
-	dir, _ := os.UserConfigDir()
-	return policyfile.Discover(root, dir)
-}
-
-func (l *loaded) applyFile(path, root string, base policy.Defaults) (policy.Defaults, error) {
-	file, err := policyfile.LoadFile(path)
-	if err != nil {
-		return base, err
-	}
-	if file.Mode == nil {
-		file.Mode = &base.Mode
-	}
-	d, err := file.Defaults(root)
-	if err != nil {
-		return base, err
-	}
-	if l.classifier, err = file.Exec.Compile(); err != nil {
-		return base, fmt.Errorf("%s: [exec]: %w", path, err)
-	}
-	l.file, l.fileSource = file, path
-	return d, nil
 }
 
 // applyFlags lays the explicitly set flags over the defaults. Entries from
@@ -212,20 +214,23 @@ func parseEnv(items []string) (map[string]string, error) {
 	return out, nil
 }
 
-// loadClassifier is the classifier of a policy file's [exec] section, or
-// the built-in one when no file applies.
+// loadClassifier is the classifier the policy files give (an explicit
+// file, else the user's and the current directory's, trusted or narrowing
+// only, exactly as run would use them), or the built-in one.
 func loadClassifier(path string, explicit bool) (*execpolicy.Classifier, error) {
-	if !explicit {
-		wd, _ := os.Getwd()
-		dir, _ := os.UserConfigDir()
-		var ok bool
-		if path, ok = policyfile.Discover(wd, dir); !ok {
-			return execpolicy.Default(), nil
-		}
+	wd, err := os.Getwd()
+	if err == nil {
+		wd, err = filepath.EvalSymlinks(wd)
 	}
-	file, err := policyfile.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return file.Exec.Compile()
+	if !explicit {
+		path = ""
+	}
+	src, err := loadPolicySources(wd, path)
+	if err != nil {
+		return nil, err
+	}
+	return src.base.Exec.Compile()
 }

@@ -58,9 +58,9 @@ read-only to the sandbox, even inside the workspace.`,
   ringfence mcp --http 0.0.0.0:8080 --token-file ~/.config/ringfence/token`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ld, err := flags.load(cmd.Flags())
+			ld, err := flags.loadFor(cmd)
 			if err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return err // an *exitError: 121 for a refused policy file, else 125
 			}
 			if !cmd.Flags().Changed("mount-path") {
 				ld.config.MountPath = "/workspace"
