@@ -76,6 +76,7 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	if err := f.applyFlags(fs, root, &d); err != nil {
 		return nil, err
 	}
+	guardConfigDir(&d)
 	env, err := parseEnv(f.env)
 	if err != nil {
 		return nil, err

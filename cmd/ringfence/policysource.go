@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/policy/policyfile"
@@ -64,9 +65,8 @@ func (e *trustRefusal) Unwrap() error { return e.WideningError }
 //     and otherwise may only narrow it (policyfile.Narrow), or is refused.
 //
 // Every file is read once; the bytes hashed are the bytes parsed. Any file
-// setting danger-full-access adds a warning. The ringfence config dir
-// (policy, trust store, tokens) is denied to every sandboxed command, so a
-// command running where it is writable cannot trust or widen anything.
+// setting danger-full-access adds a warning. (guardConfigDir then keeps
+// the config dir out of every sandboxed command's reach.)
 func loadPolicySources(root, explicit string) (*policySources, error) {
 	configDir, _ := os.UserConfigDir()
 	var src *policySources
@@ -80,11 +80,41 @@ func loadPolicySources(root, explicit string) (*policySources, error) {
 	if err != nil {
 		return nil, err
 	}
-	if configDir != "" && filepath.IsAbs(configDir) {
-		d := &src.base.Defaults
-		d.Restrictions = append(d.Restrictions, policy.Entry{Path: policy.Clean(filepath.Join(configDir, "ringfence")), Access: policy.Deny})
-	}
 	return src, nil
+}
+
+// guardConfigDir denies the ringfence config dir (user policy, trust
+// store, tokens) to every sandboxed command, and keeps each of its
+// ancestors inside a write grant read-only, so that no command can rename
+// a parent away and create a config dir of its own in its place (a
+// renamed parent carries a mount over the dir along with it on some
+// backends). It runs after the flags, whose --write entries count too.
+func guardConfigDir(d *policy.Defaults) {
+	configDir, err := os.UserConfigDir()
+	if err != nil || !filepath.IsAbs(configDir) {
+		return
+	}
+	target := policy.Clean(filepath.Join(configDir, "ringfence"))
+	d.Restrictions = append(d.Restrictions, policy.Entry{Path: target, Access: policy.Deny})
+	grants := []string{}
+	if d.Mode == policy.WorkspaceWrite {
+		grants = append(grants, d.Root)
+		for _, e := range d.Entries {
+			if e.Access == policy.Write {
+				grants = append(grants, policy.Clean(e.Path))
+			}
+		}
+	}
+	for _, g := range grants {
+		if !policy.Contains(g, target) || g == target {
+			continue
+		}
+		for a := filepath.Dir(target); a != g && policy.Contains(g, a); a = filepath.Dir(a) {
+			if !slices.Contains(d.Restrictions, policy.Entry{Path: a, Access: policy.Read}) {
+				d.Restrictions = append(d.Restrictions, policy.Entry{Path: a, Access: policy.Read})
+			}
+		}
+	}
 }
 
 // userSources is the user's own policy: <configDir>/ringfence/policy.toml
