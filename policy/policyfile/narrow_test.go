@@ -221,3 +221,13 @@ func FuzzNarrow(f *testing.F) {
 		}
 	})
 }
+
+// The file `ringfence policy init` writes only narrows the CLI's built-in
+// defaults, so it works in a workspace before anyone trusts it.
+func TestInitTemplateOnlyNarrows(t *testing.T) {
+	f := parseT(t, InitTemplate())
+	base := Base{Defaults: policy.Defaults{Mode: policy.WorkspaceWrite, Root: "/repo", Baseline: policy.Read}}
+	if _, err := f.Narrow(base); err != nil {
+		t.Fatalf("the init template widens the built-in defaults: %v", err)
+	}
+}
