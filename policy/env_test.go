@@ -159,3 +159,26 @@ func FuzzEnvBuild(f *testing.F) {
 		}
 	})
 }
+
+// FuzzClassifyEnvFindsSecrets: a credential-shaped word set off by a
+// separator anywhere in a listed variable's value is found, whatever
+// surrounds it; and a credential-like name is refused whatever its value.
+func FuzzClassifyEnvFindsSecrets(f *testing.F) {
+	f.Add("https://proxy.golang.org", "direct", "u", "p", uint8(0))
+	f.Add("", "", "ghp_x", "y", uint8(1))
+	f.Fuzz(func(t *testing.T, before, after, user, pass string, sep uint8) {
+		if strings.ContainsAny(user+pass, " \t\n,|;\"'=/@?#:") || user == "" || pass == "" {
+			return
+		}
+		s := string(" ,|;"[int(sep)%4])
+		v := before + s + "https://" + user + ":" + pass + "@host.example/x" + s + after
+		for _, n := range []string{"GOPROXY", "PIP_INDEX_URL", "npm_config_registry", "NODE_X"} {
+			if got := ClassifyEnv(n, v); got != EnvCredential {
+				t.Fatalf("ClassifyEnv(%s, %q) = %v", n, v, got)
+			}
+		}
+		if got := ClassifyEnv("NODE_"+user+"_TOKEN", after); got != EnvCredential {
+			t.Fatalf("a _TOKEN name passed as %v", got)
+		}
+	})
+}
