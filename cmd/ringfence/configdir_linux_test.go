@@ -83,6 +83,8 @@ func TestConfigDirUnreachableInside(t *testing.T) {
 	}
 }
 
+// TestConfigDirNonRoot runs the config-dir attacks, the planted policy
+// file and the secrets check again as an unprivileged user.
 func TestConfigDirNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^TestConfigDirUnreachableInside$")
+	inittest.RerunAsNonRoot(t, "^(TestConfigDirUnreachableInside|TestPlantedWorkspacePolicyIsRefused|TestRunKeepsSecretsOut)$")
 }

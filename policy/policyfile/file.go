@@ -207,20 +207,3 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
-
-// Discover finds the policy file for a workspace: .ringfence.toml in the
-// root, else <userConfigDir>/ringfence/policy.toml. (--policy, handled by
-// the CLI, comes before both.) The root's file is itself a protected
-// subpath, so a sandboxed command cannot rewrite the policy it runs under.
-func Discover(root, userConfigDir string) (string, bool) {
-	candidates := []string{filepath.Join(root, ".ringfence.toml")}
-	if userConfigDir != "" {
-		candidates = append(candidates, filepath.Join(userConfigDir, "ringfence", "policy.toml"))
-	}
-	for _, c := range candidates {
-		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
-			return c, true
-		}
-	}
-	return "", false
-}
