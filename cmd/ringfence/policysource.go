@@ -128,6 +128,9 @@ func userSources(root, configDir string) (*policySources, error) {
 	if _, err := os.Lstat(user); errors.Is(err, os.ErrNotExist) {
 		return src, nil
 	}
+	if err := policyfile.CheckPrivate(user); err != nil {
+		return nil, fmt.Errorf("refusing your own policy file: %w", err)
+	}
 	return src, src.loadTrusted(user, roleUser, root)
 }
 

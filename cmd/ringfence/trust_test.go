@@ -170,3 +170,19 @@ func TestInsecureTrustStoreIsNotUsed(t *testing.T) {
 		t.Fatalf("group/world-writable store: exit %d %q", code, errOut)
 	}
 }
+
+// The user's own policy file is trusted by where it lives, so one that
+// someone else could have written is refused, not used.
+func TestUserPolicyWritableByOthersIsRefused(t *testing.T) {
+	home := userHome(t)
+	ws := workspace(t)
+	p := filepath.Join(home, ".config", "ringfence", "policy.toml")
+	writeFile(t, p, "mode = \"danger-full-access\"\n")
+	if err := os.Chmod(p, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := cli(t, ws, "", "policy", "explain")
+	if code != exitUsage || !strings.Contains(errOut, "writable by others") {
+		t.Fatalf("exit %d %q", code, errOut)
+	}
+}

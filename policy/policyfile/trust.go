@@ -60,7 +60,7 @@ func LoadTrust(path string) (*Trust, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trust store %s: %w", path, err)
 	}
-	if err := checkOwned(path, fi, true); err != nil {
+	if err := checkOwned("trust store", path, fi, true); err != nil {
 		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(fh, maxTrustSize+1))
@@ -88,21 +88,33 @@ func checkTrustDir(dir string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("trust store directory %s: not a directory (a symbolic link is refused)", dir)
 	}
-	return checkOwned(dir, fi, false)
+	return checkOwned("trust store directory", dir, fi, false)
 }
 
 // checkOwned refuses what this user does not own or others may write.
-func checkOwned(path string, fi fs.FileInfo, regular bool) error {
+func checkOwned(label, path string, fi fs.FileInfo, regular bool) error {
 	if regular && !fi.Mode().IsRegular() {
-		return fmt.Errorf("trust store %s: not a regular file", path)
+		return fmt.Errorf("%s %s: not a regular file", label, path)
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("trust store %s: owned by uid %d, not by you (uid %d)", path, st.Uid, os.Geteuid())
+		return fmt.Errorf("%s %s: owned by uid %d, not by you (uid %d)", label, path, st.Uid, os.Geteuid())
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("trust store %s: writable by others (mode %v); fix with chmod go-w", path, fi.Mode().Perm())
+		return fmt.Errorf("%s %s: writable by others (mode %v); fix with chmod go-w", label, path, fi.Mode().Perm())
 	}
 	return nil
+}
+
+// CheckPrivate refuses a file trusted by where it lives (the user's own
+// policy file) when someone else could have written it: not owned by this
+// user, or writable by group or others. Links are followed (dotfile
+// managers link config files); the file reached is judged.
+func CheckPrivate(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return checkOwned("policy file", path, fi, true)
 }
 
 // Trusted reports whether the file at path (as CanonicalPath gives it)
