@@ -182,3 +182,12 @@ func FuzzClassifyEnvFindsSecrets(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkDefaultEnv(b *testing.B) {
+	environ := []string{"PATH=/usr/local/go/bin:/usr/bin:/bin", "HOME=/home/u", "USER=u", "LANG=C.UTF-8", "TERM=xterm",
+		"GOPATH=/home/u/go", "GITHUB_TOKEN=ghp_abcdefghijklmnop", "GOPROXY=https://proxy.golang.org,direct",
+		"SSH_AUTH_SOCK=/run/ssh", "NODE_OPTIONS=--max-old-space-size=4096", "PYTHONUNBUFFERED=1", "XDG_RUNTIME_DIR=/run/user/1000"}
+	for range b.N {
+		DefaultEnv(environ)
+	}
+}
