@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -125,6 +126,9 @@ rewrite it (it is a protected path).`,
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+			if filepath.Base(path) == ".ringfence.toml" {
+				fmt.Fprintf(cmd.OutOrStdout(), "as a workspace's file it may only narrow your policy; if you edit it to widen, trust it: ringfence policy trust %s\n", path)
+			}
 			return nil
 		},
 	}
