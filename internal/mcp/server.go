@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -56,6 +57,9 @@ type session struct {
 	id     string
 	set    *tools.Set
 	policy string
+	// owner is the HTTP credential that opened the session ("" on stdio):
+	// every later call must carry it.
+	owner string
 
 	mu    sync.Mutex
 	calls map[*int]context.CancelFunc // calls in flight, ended with the session
@@ -96,7 +100,12 @@ var outputSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"data":{}},"required":["outcome"]}`)
 
 func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	sess := s.session(req.Session)
+	sess := s.session(req.Session, req.Extra)
+	if owner, _, _ := credentialOf(req.Extra); owner != sess.owner {
+		// The SDK binds an HTTP session to its opener's credential too;
+		// this keeps the rule if it ever stops doing so.
+		return nil, errSessionOwner
+	}
 	ctx, done := s.callContext(ctx, sess, req.Extra)
 	defer done()
 	name, args := req.Params.Name, req.Params.Arguments
@@ -111,9 +120,14 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	return toMCP(res), nil
 }
 
+// errSessionOwner refuses a call carrying another credential than the one
+// that opened its session.
+var errSessionOwner = errors.New("mcp: this session belongs to another credential")
+
 // session returns the state of ss, making it on its first call: its own
-// tools.Set, whose gate asks this session's person.
-func (s *Server) session(ss *sdk.ServerSession) *session {
+// tools.Set, whose gate asks this session's person — if the session may
+// approve at all (approverSession).
+func (s *Server) session(ss *sdk.ServerSession, extra *sdk.RequestExtra) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.sessions[ss]; ok {
@@ -123,10 +137,14 @@ func (s *Server) session(ss *sdk.ServerSession) *session {
 	if id == "" {
 		id = newID()
 	}
+	owner, approver, viaHTTP := credentialOf(extra)
 	opts := s.cfg.Tools
 	opts.SessionID = id
-	opts.Gate = &elicitGate{ss: ss}
-	st := &session{id: id, set: tools.New(s.cfg.Sandbox, opts), calls: map[*int]context.CancelFunc{}}
+	opts.Gate = nil // nobody to ask: what needs approval is not run
+	if !viaHTTP || approver {
+		opts.Gate = &elicitGate{ss: ss}
+	}
+	st := &session{id: id, owner: owner, set: tools.New(s.cfg.Sandbox, opts), calls: map[*int]context.CancelFunc{}}
 	if pol, err := s.cfg.Sandbox.Policy(policy.Request{SessionID: id}); err == nil {
 		st.policy = pol.Summary()
 	}
@@ -180,12 +198,13 @@ func (s *Server) callContext(ctx context.Context, sess *session, extra *sdk.Requ
 	}
 }
 
-// endSession cancels every call in flight of the session with this id.
-func (s *Server) endSession(id string) {
+// endSession cancels every call in flight of the session with this id,
+// if owner opened it.
+func (s *Server) endSession(id, owner string) {
 	s.mu.Lock()
 	var ended []*session
 	for _, st := range s.sessions {
-		if st.id == id {
+		if st.id == id && st.owner == owner {
 			ended = append(ended, st)
 		}
 	}
