@@ -17,7 +17,7 @@ func TestGuardDecisions(t *testing.T) {
 		"127.0.0.1:80": true, "127.1.2.3": true, "localhost": true, "LOCALHOST:9": true, "[::1]:8080": true,
 		"[::ffff:127.0.0.1]:1": true, "mcp.internal:443": true, "mcp.internal": true, "[2001:db8::1]:1": true,
 		"10.0.0.5:8080": true,
-		"": false, "evil.example": false, "evil.localhost": false, "localhost.": false, "localhost.evil.example": false,
+		"":              false, "evil.example": false, "evil.localhost": false, "localhost.": false, "localhost.evil.example": false,
 		"127.0.0.1.nip.io": false, "0.0.0.0": false, "[::]:1": false, "10.0.0.6:8080": false, "mcp.internal.evil": false,
 		"2130706433": false, "0x7f000001": false,
 	} {

@@ -146,7 +146,9 @@ func post(t *testing.T, url, body string, hdr map[string]string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-func bearerHdr(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+func bearerHdr(tok string) map[string]string {
+	return map[string]string{"Authorization": "Bearer " + tok}
+}
 
 func TestHTTPToken(t *testing.T) {
 	e := newEnv(t, tools.Options{})
