@@ -8,14 +8,18 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ringfence/ringfence/internal/testenv"
 )
 
 // lockedBuffer is the server's stderr, read while it writes.
@@ -334,5 +338,52 @@ func TestMCPHTTPUnixSocket(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Dir(sock)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the socket's directory outlived the server: %v", err)
+	}
+}
+
+// otherUser is what another local user would try against root's server:
+// read the token file, then open a session with whatever it could get.
+const otherUser = `
+import socket, sys
+tok = "none"
+try:
+    tok = open(sys.argv[1]).read().strip()
+    print("READ")
+except OSError as e:
+    print("NOREAD", e.errno)
+body = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"x","version":"1"}}}'
+s = socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=5)
+s.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + tok.encode() +
+          b"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: " +
+          str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+print(s.recv(64).split(b"\r\n")[0].decode())
+`
+
+// Another local user can neither read the generated token nor act without
+// it: the attack that once let nobody write root's .git/config through a
+// tokenless loopback server. The control is the same program run as the
+// server's own user, which reads the token and opens a session.
+func TestMCPHTTPOtherUserLockedOut(t *testing.T) {
+	testenv.NeedRoot(t) // to run the other user
+	root := workspace(t)
+	s := startHTTP(t, "--root", root, "--http", "127.0.0.1:0")
+	port := s.url[strings.LastIndexByte(s.url[:len(s.url)-1], ':')+1 : len(s.url)-1]
+	run := func(asNobody bool) string {
+		c := exec.Command("/usr/bin/python3", "-c", otherUser, s.tokenPath, port)
+		c.Dir = "/"
+		if asNobody {
+			c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		}
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("nobody=%v: %v\n%s", asNobody, err, out)
+		}
+		return string(out)
+	}
+	if out := run(false); !strings.Contains(out, "READ") || !strings.Contains(out, "HTTP/1.1 200") {
+		t.Fatalf("control, as the server's user: %s", out)
+	}
+	if out := run(true); !strings.Contains(out, "NOREAD 13") || !strings.Contains(out, "HTTP/1.1 401") {
+		t.Fatalf("as nobody: %s", out)
 	}
 }
