@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -385,5 +386,67 @@ func TestMCPHTTPOtherUserLockedOut(t *testing.T) {
 	}
 	if out := run(true); !strings.Contains(out, "NOREAD 13") || !strings.Contains(out, "HTTP/1.1 401") {
 		t.Fatalf("as nobody: %s", out)
+	}
+}
+
+// With --approver-token-file, the person's sessions are asked and the
+// agent's are not: an agent that would answer its own question is never
+// asked, and its write is refused; the person's same write is approved.
+// The trail names sessions by label, never by id.
+func TestMCPHTTPApproverToken(t *testing.T) {
+	root := workspace(t)
+	if err := os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	agentTok, personTok := "agent-token-0123456789", "person-token-0123456789"
+	os.WriteFile(filepath.Join(dir, "agent"), []byte(agentTok), 0o600)
+	os.WriteFile(filepath.Join(dir, "person"), []byte(personTok), 0o600)
+	trail := filepath.Join(dir, "audit.jsonl")
+	s := startHTTP(t, "--root", root, "--http", "127.0.0.1:0", "--audit", trail,
+		"--token-file", filepath.Join(dir, "agent"), "--approver-token-file", filepath.Join(dir, "person"))
+	var asked atomic.Int32
+	approve := &sdk.ClientOptions{ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		asked.Add(1)
+		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "approve-once"}}, nil
+	}}
+	connect := func(tok string) *sdk.ClientSession {
+		c := sdk.NewClient(&sdk.Implementation{Name: "cli-http-test", Version: "1"}, approve)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.url,
+			HTTPClient: &http.Client{Transport: bearer{tok, http.DefaultTransport}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	hook := map[string]any{"path": ".git/hooks/pre-commit", "content": "#!/bin/sh\necho owned\n"}
+	agent := connect(agentTok)
+	if text, isErr := callText(t, agent, "write_file", hook); !isErr || asked.Load() != 0 {
+		t.Fatalf("the agent's session approved itself (asked %d):\n%s", asked.Load(), text)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
+		t.Fatal("the hook was written")
+	}
+	person := connect(personTok)
+	if text, isErr := callText(t, person, "write_file", hook); isErr || asked.Load() != 1 {
+		t.Fatalf("the person's session (asked %d):\n%s", asked.Load(), text)
+	}
+	ids := []string{agent.ID(), person.ID()}
+	agent.Close()
+	person.Close()
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(trail)
+	if err != nil || strings.Count(string(b), "\n") != 2 {
+		t.Fatalf("trail: %v\n%s", err, b)
+	}
+	for _, id := range ids {
+		if id == "" || strings.Contains(string(b), id) {
+			t.Fatalf("the trail holds session id %q:\n%s", id, b)
+		}
 	}
 }
