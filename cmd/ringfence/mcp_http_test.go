@@ -145,8 +145,15 @@ func callText(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // user can read (0600, in a 0700 directory), its path — never the token —
 // is printed, a request without it is refused, and it is gone after.
 func TestMCPHTTPGeneratesPrivateToken(t *testing.T) {
+	for _, backend := range []string{"linux", "bwrap", "landlock"} {
+		t.Run(backend, func(t *testing.T) { generatesPrivateToken(t, backend) })
+	}
+}
+
+func generatesPrivateToken(t *testing.T, backend string) {
+	needBackend(t, backend)
 	root := workspace(t)
-	s := startHTTP(t, "--root", root, "--http", "127.0.0.1:0")
+	s := startHTTP(t, "--root", root, "--backend", backend, "--http", "127.0.0.1:0")
 	if s.tokenPath == "" {
 		t.Fatalf("no token path printed:\n%s", s.stderr.String())
 	}
@@ -180,6 +187,16 @@ func TestMCPHTTPGeneratesPrivateToken(t *testing.T) {
 	if text, isErr := callText(t, cs, "list_files", map[string]any{"path": "."}); isErr {
 		t.Fatalf("list_files: %s", text)
 	}
+	// Commands still run with the token's directory denied to them, and
+	// do not see the token.
+	{
+		if text, isErr := callText(t, cs, "run_command", map[string]any{"command": "echo still-runs"}); isErr || !strings.Contains(text, "still-runs") {
+			t.Fatalf("run_command beside the denied token: %s", text)
+		}
+		if text, _ := callText(t, cs, "run_command", map[string]any{"command": "cat " + s.tokenPath}); strings.Contains(text, token) {
+			t.Fatalf("the sandbox read the generated token:\n%s", text)
+		}
+	}
 	cs.Close()
 	if err := s.stop(); err != nil {
 		t.Fatalf("server: %v", err)
@@ -194,12 +211,18 @@ func TestMCPHTTPGeneratesPrivateToken(t *testing.T) {
 // the command can reach the server, this is what keeps it out. The
 // control: the same file is readable outside the sandbox.
 func TestMCPHTTPTokenHiddenFromSandbox(t *testing.T) {
-	needBackend(t, "auto")
+	for _, backend := range []string{"linux", "bwrap", "landlock"} {
+		t.Run(backend, func(t *testing.T) { tokenHiddenFromSandbox(t, backend) })
+	}
+}
+
+func tokenHiddenFromSandbox(t *testing.T, backend string) {
+	needBackend(t, backend)
 	root := workspace(t)
 	// Kept inside the workspace (the worst place), where the sandbox reads
 	// and writes everything else.
 	out := filepath.Join(root, "mcp.token")
-	s := startHTTP(t, "--root", root, "--http", "127.0.0.1:0", "--network", "allow-all", "--token-out", out)
+	s := startHTTP(t, "--root", root, "--backend", backend, "--http", "127.0.0.1:0", "--network", "allow-all", "--token-out", out)
 	b, err := os.ReadFile(out)
 	if err != nil || s.tokenPath != out {
 		t.Fatalf("control: the token file is unreadable outside: %v (printed %q)", err, s.tokenPath)
