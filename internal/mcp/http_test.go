@@ -402,8 +402,5 @@ func TestHTTPSessionsAndConcurrency(t *testing.T) {
 		if cs.ID() == "" || strings.Contains(trail, cs.ID()) {
 			t.Fatalf("session %d: the trail holds its id %q", i, cs.ID())
 		}
-		if perSession[audit.SessionLabel(cs.ID())] == 0 {
-			t.Fatalf("session %d: no record under its label", i)
-		}
 	}
 }

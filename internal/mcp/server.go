@@ -54,9 +54,16 @@ type Server struct {
 }
 
 type session struct {
-	id     string
-	set    *tools.Set
-	policy string
+	// id is the server's own name for the session (approvals are bound to
+	// it; the trail records its label). It is random and never the
+	// transport's session id, which over HTTP travels in a header and acts
+	// in the session: nothing the tool layer or the trail holds can be
+	// replayed as one.
+	id string
+	// transportID is the MCP session id ("" on stdio), for DELETE.
+	transportID string
+	set         *tools.Set
+	policy      string
 	// owner is the HTTP credential that opened the session ("" on stdio):
 	// every later call must carry it.
 	owner string
@@ -126,17 +133,14 @@ var errSessionOwner = errors.New("mcp: this session belongs to another credentia
 
 // session returns the state of ss, making it on its first call: its own
 // tools.Set, whose gate asks this session's person — if the session may
-// approve at all (approverSession).
+// approve at all (see credentialOf).
 func (s *Server) session(ss *sdk.ServerSession, extra *sdk.RequestExtra) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.sessions[ss]; ok {
 		return st
 	}
-	id := ss.ID()
-	if id == "" {
-		id = newID()
-	}
+	id := newID()
 	owner, approver, viaHTTP := credentialOf(extra)
 	opts := s.cfg.Tools
 	opts.SessionID = id
@@ -144,7 +148,7 @@ func (s *Server) session(ss *sdk.ServerSession, extra *sdk.RequestExtra) *sessio
 	if !viaHTTP || approver {
 		opts.Gate = &elicitGate{ss: ss}
 	}
-	st := &session{id: id, owner: owner, set: tools.New(s.cfg.Sandbox, opts), calls: map[*int]context.CancelFunc{}}
+	st := &session{id: id, transportID: ss.ID(), owner: owner, set: tools.New(s.cfg.Sandbox, opts), calls: map[*int]context.CancelFunc{}}
 	if pol, err := s.cfg.Sandbox.Policy(policy.Request{SessionID: id}); err == nil {
 		st.policy = pol.Summary()
 	}
@@ -169,7 +173,7 @@ func (s *Server) prune() {
 }
 
 func newID() string {
-	var b [8]byte
+	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
@@ -204,7 +208,7 @@ func (s *Server) endSession(id, owner string) {
 	s.mu.Lock()
 	var ended []*session
 	for _, st := range s.sessions {
-		if st.id == id && st.owner == owner {
+		if st.transportID != "" && st.transportID == id && st.owner == owner {
 			ended = append(ended, st)
 		}
 	}
