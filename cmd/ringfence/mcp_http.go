@@ -245,6 +245,9 @@ func (a *httpAuth) socketDir(addr string) error {
 // --allow-host names, and the address a non-loopback listener was given.
 func allowedHosts(addr string, extra []string) []string {
 	hosts := append([]string(nil), extra...)
+	if strings.HasPrefix(addr, unixPrefix) {
+		return hosts
+	}
 	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
 		if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
 			hosts = append(hosts, host)

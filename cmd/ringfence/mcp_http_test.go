@@ -473,3 +473,22 @@ func TestMCPHTTPApproverToken(t *testing.T) {
 		}
 	}
 }
+
+func TestAllowedHosts(t *testing.T) {
+	for _, c := range []struct {
+		addr  string
+		extra []string
+		want  string
+	}{
+		{"10.0.0.5:8080", []string{"build-box"}, "build-box,10.0.0.5"},
+		{"0.0.0.0:8080", nil, ""},
+		{"[::]:8080", []string{"a"}, "a"},
+		{":8080", nil, ""},
+		{"127.0.0.1:0", nil, "127.0.0.1"},
+		{"unix:/run/x.sock", nil, ""},
+	} {
+		if got := strings.Join(allowedHosts(c.addr, c.extra), ","); got != c.want {
+			t.Errorf("allowedHosts(%q, %q) = %q, want %q", c.addr, c.extra, got, c.want)
+		}
+	}
+}
