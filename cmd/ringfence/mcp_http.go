@@ -41,6 +41,9 @@ func prepareHTTP(mf mcpFlags, stderr io.Writer) (*httpAuth, error) {
 		return nil, errors.New("--token puts the token in the command line, which every local user can read (ps); " +
 			"write it to a file only you can read and pass --token-file FILE, or pass nothing and one is generated")
 	}
+	if mf.tokenFile != "" && mf.tokenOut != "" {
+		return nil, errors.New("pass --token-file (a token you made) or --token-out (where to put a generated one), not both")
+	}
 	a := &httpAuth{}
 	if strings.HasPrefix(mf.http, unixPrefix) {
 		if err := a.socketDir(mf.http); err != nil {
@@ -53,9 +56,6 @@ func prepareHTTP(mf mcpFlags, stderr io.Writer) (*httpAuth, error) {
 	var err error
 	switch {
 	case mf.tokenFile != "":
-		if mf.tokenOut != "" {
-			return nil, errors.New("pass --token-file (a token you made) or --token-out (where to put a generated one), not both")
-		}
 		if agent, err = readToken("--token-file", mf.tokenFile); err != nil {
 			a.removeAll()
 			return nil, err
@@ -74,6 +74,10 @@ func prepareHTTP(mf mcpFlags, stderr io.Writer) (*httpAuth, error) {
 		if err != nil {
 			a.removeAll()
 			return nil, err
+		}
+		if tok == agent {
+			a.removeAll()
+			return nil, errors.New("--approver-token-file holds the agent's token: the person's token must be another, or the agent could approve")
 		}
 		a.creds = append(a.creds, rfmcp.Credential{Name: "approver", Token: tok, Approver: true})
 		a.secrets = append(a.secrets, absPath(mf.approverTokenFile))
@@ -127,9 +131,10 @@ func (a *httpAuth) removeAll() {
 
 // readToken reads a token from a file only its owner can read: a token
 // others can read is refused (as ssh refuses a readable key), so a mistake
-// in its mode is not silently a hole.
+// in its mode is not silently a hole. The check is on the opened file
+// (fstat), so a link swapped in between cannot pass another file off.
 func readToken(flag, path string) (string, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", flag, err)
 	}
