@@ -43,9 +43,12 @@ except OSError as e:
 // allow-all it can reach the server: there the token, unreadable to it, is
 // the wall — see cmd/ringfence TestMCPHTTPTokenHiddenFromSandbox.)
 func TestSandboxedCommandCannotReachServer(t *testing.T) {
-	for _, mode := range []policy.NetworkMode{policy.NetDeny, policy.NetLoopback} {
-		t.Run(fmt.Sprint(mode), func(t *testing.T) {
-			e := newEnvNet(t, tools.Options{GateTimeout: 10 * time.Second}, policy.Network{Mode: mode})
+	for _, net := range []policy.Network{
+		{Mode: policy.NetDeny},
+		{Mode: policy.NetLoopback},
+	} {
+		t.Run(fmt.Sprint(net.Mode), func(t *testing.T) {
+			e := newEnvNet(t, tools.Options{GateTimeout: 10 * time.Second}, net)
 			e.needBackend()
 			var hits atomic.Int32
 			h := e.handler(agentCred, approverCred)
