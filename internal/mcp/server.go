@@ -97,7 +97,10 @@ func NewServer(cfg Config) *Server {
 	return s
 }
 
-// MCP is the SDK server, for transports this package does not wrap.
+// MCP is the SDK server, for transports this package does not wrap. A
+// call that arrives over HTTP (it carries request headers) without the
+// token info HTTPHandler adds has no approval gate: serving it some other
+// way never makes its client an approver.
 func (s *Server) MCP() *sdk.Server { return s.mcp }
 
 // outputSchema describes the structured content of every tool: the
