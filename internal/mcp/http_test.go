@@ -404,3 +404,29 @@ func TestHTTPSessionsAndConcurrency(t *testing.T) {
 		}
 	}
 }
+
+// Serving MCP() over HTTP without HTTPHandler (no credentials at all)
+// never makes the client an approver: its calls carry headers but no
+// approver token, so they have no gate.
+func TestRawHTTPTransportCannotApprove(t *testing.T) {
+	e := gateEnv(t, 10*time.Second)
+	raw := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return e.srv.MCP() }, nil)
+	ts := httptest.NewServer(raw)
+	t.Cleanup(ts.Close)
+	yes := &elicitor{}
+	yes.set("accept", choiceOnce, "")
+	cs, err := httpClient(t, ts.URL, "", yes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, st := call(t, cs, "write_file", map[string]any{"path": hook, "content": "x"})
+	if !r.IsError || yes.count() != 0 {
+		t.Fatalf("%s, asked %d", st.Outcome.Kind, yes.count())
+	}
+	// The control: the same client over memory (a person's own client) is asked.
+	r, st = call(t, e.connect(yes), "write_file", map[string]any{"path": hook, "content": "x"})
+	wantKind(t, r, st, "ok", false)
+	if yes.count() != 1 {
+		t.Fatalf("asked %d", yes.count())
+	}
+}
