@@ -492,3 +492,48 @@ func TestAllowedHosts(t *testing.T) {
 		}
 	}
 }
+
+// The CLI wires the Host/Origin guard: a cross-origin or rebinding request
+// is refused 403 even with the token; the allowed origin and a plain
+// client (no Origin) are served.
+func TestMCPHTTPOriginFlags(t *testing.T) {
+	root := workspace(t)
+	s := startHTTP(t, "--root", root, "--http", "127.0.0.1:0", "--allow-origin", "https://app.example")
+	b, _ := os.ReadFile(s.tokenPath)
+	token := strings.TrimSpace(string(b))
+	post := func(host, origin string) int {
+		req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		host, origin string
+		want         int
+	}{
+		{"", "http://evil.example", http.StatusForbidden},
+		{"evil.example", "", http.StatusForbidden},
+		{"", "https://app.example", http.StatusOK},
+		{"", "", http.StatusOK},
+	} {
+		if got := post(c.host, c.origin); got != c.want {
+			t.Errorf("Host %q Origin %q: %d, want %d", c.host, c.origin, got, c.want)
+		}
+	}
+	if _, err := runCobra(t, "mcp", "--root", root, "--http", "127.0.0.1:0", "--allow-origin", "*"); err == nil {
+		t.Error("--allow-origin * accepted")
+	}
+}
