@@ -14,7 +14,7 @@ import (
 func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res *run.Result) *ExecResult {
 	ev := outcome.Evidence{
 		ExitCode: res.ExitCode, Signal: res.Signal, Stderr: res.Stderr,
-		Status: res.Status, StatusChannel: cmd.Status != nil,
+		Status: res.Status, StatusChannel: cmd.Status != nil || res.StatusChannel,
 		TimedOut: res.TimedOut, Aborted: res.Aborted, Breach: string(res.Breach),
 		Usage: outcome.Usage{PeakMemoryBytes: res.Usage.PeakMemoryBytes, PeakProcesses: res.Usage.PeakProcesses, CPUMs: res.Usage.CPUMs},
 	}
@@ -29,7 +29,7 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 	}
 	oc := outcome.FromExec(cls, ev, lim, nc)
 	out := &ExecResult{
-		Kind: string(cls.Kind), ExitCode: cls.ExitCode, Signal: cls.Signal,
+		Kind: cls.Kind, ExitCode: cls.ExitCode, Signal: cls.Signal,
 		Stdout: string(res.Stdout), Stderr: string(res.Stderr),
 		TimedOut: res.TimedOut, DurationMs: res.DurationMs,
 		Backend: cmd.Backend, Enforcement: l.enforcement(cmd, res.Resources),
@@ -57,7 +57,7 @@ func (l *Local) startFailure(cmd *confine.Cmd, pol *policy.Policy, err error) *E
 	nc := l.narration(pol)
 	oc := outcome.FromExec(cls, ev, outcome.ExecLimits{}, nc)
 	return &ExecResult{
-		Kind: string(cls.Kind), Backend: cmd.Backend,
+		Kind: cls.Kind, Backend: cmd.Backend,
 		Enforcement: l.enforcement(cmd, ""),
 		Violations:  []outcome.Violation{},
 		Narration:   outcome.Narrate(oc, nc),

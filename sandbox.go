@@ -51,12 +51,28 @@ type Enforcement struct {
 	Reasons   []string `json:"reasons,omitempty"`
 }
 
+// Kind is what one command turned out to be. It is outcome.ExecKind, so a
+// classification and a result compare without conversion.
+type Kind = outcome.ExecKind
+
+// The result kinds; the strings are the stable JSON of ExecResult.Kind.
+const (
+	KindSuccess        = outcome.ExecSuccess        // ran and exited 0
+	KindDenied         = outcome.ExecDenied         // the sandbox refused something it did
+	KindCommandFailure = outcome.ExecCommandFailure // ran (or was missing) and failed on its own
+	KindRunnerFailure  = outcome.ExecRunnerFailure  // the sandbox failed; the command never ran
+	KindTimedOut       = outcome.ExecTimedOut       // its timeout or the context's deadline ended it
+	KindAborted        = outcome.ExecAborted        // the context was cancelled
+	KindOverBudget     = outcome.ExecOverBudget     // a resource limit ended it
+)
+
 // ExecResult is what one command did. Its JSON form is the stable output of
 // `ringfence run --json`.
 type ExecResult struct {
-	// Kind is success, denied, command-failure, runner-failure, timed-out,
+	// Kind is one of the Kind constants (KindSuccess …); its JSON is the
+	// string: success, denied, command-failure, runner-failure, timed-out,
 	// aborted or over-budget.
-	Kind        string              `json:"kind"`
+	Kind        Kind                `json:"kind"`
 	ExitCode    *int                `json:"exitCode"` // null when the command was stopped or never ran
 	Signal      string              `json:"signal,omitempty"`
 	Stdout      string              `json:"stdout"`

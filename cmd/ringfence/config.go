@@ -20,7 +20,7 @@ import (
 type sandboxFlags struct {
 	root, mode, network, policyFile, backend string
 	write, readOnly, deny, env               []string
-	timeout, cpuTime                         time.Duration
+	timeout, cpuTime, killAfter              time.Duration
 	memory, mountPath                        string
 	pids                                     int
 }
@@ -35,6 +35,7 @@ func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.policyFile, "policy", "", "policy `FILE` (.toml or .json; default: .ringfence.toml in the root, else the user config dir)")
 	fs.StringVar(&f.backend, "backend", "auto", "confinement backend: auto, linux, landlock or bwrap")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the whole process tree after this `DURATION` (e.g. 30s; 0: none)")
+	fs.DurationVar(&f.killAfter, "kill-after", ringfence.DefaultKillAfter, "after a timeout or an interrupt, send SIGTERM to the tree and SIGKILL this `DURATION` later (0: SIGKILL at once)")
 	fs.StringArrayVar(&f.env, "env", nil, "pass `NAME[=VALUE]` to the command (NAME alone copies it from ringfence's environment; repeatable)")
 	fs.StringVar(&f.memory, "memory", "", "memory limit for the whole tree, e.g. 512M")
 	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree")
@@ -53,18 +54,24 @@ type loaded struct {
 // load turns flags into a sandbox configuration: built-in defaults, then the
 // policy file, then the flags the person set explicitly, which win.
 func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
 	root, err := f.rootDir()
 	if err != nil {
 		return nil, err
 	}
 	out := &loaded{classifier: execpolicy.Default()}
-	d := policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read, Network: policy.Network{Mode: policy.NetDeny}}
+	d := policy.AgentDefaults()
 	if path, ok := f.policyPath(root); ok {
 		if d, err = out.applyFile(path, root, d); err != nil {
 			return nil, err
 		}
 	}
 	if err := f.applyFlags(fs, root, &d); err != nil {
+		return nil, err
+	}
+	if err := f.checkResolved(fs, &d); err != nil {
 		return nil, err
 	}
 	env, err := parseEnv(f.env)
@@ -75,7 +82,7 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	if mount == "" {
 		mount = root
 	}
-	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, Env: env}
+	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, KillAfter: killAfter(f.killAfter), Env: env}
 	return out, nil
 }
 
@@ -160,9 +167,6 @@ func (f *sandboxFlags) applyLimits(d *policy.Defaults) error {
 			return fmt.Errorf("--memory: %w", err)
 		}
 		d.Limits.MemoryBytes = n
-	}
-	if f.pids < 0 {
-		return fmt.Errorf("--pids: must not be negative")
 	}
 	if f.pids > 0 {
 		d.Limits.Processes = f.pids

@@ -31,6 +31,7 @@ func (s *session) prepare() error {
 	}
 	attr, group := procAttr(c, deathSig)
 	s.group = group
+	s.runner = reaper || c.Status != nil
 	s.cmd = &exec.Cmd{
 		Path: c.Path, Args: c.Args, Env: environ(c.Env), Dir: c.Dir,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
