@@ -16,7 +16,8 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 		ExitCode: res.ExitCode, Signal: res.Signal, Stderr: res.Stderr,
 		Status: res.Status, StatusChannel: cmd.Status != nil || res.StatusChannel,
 		TimedOut: res.TimedOut, Aborted: res.Aborted, Breach: string(res.Breach),
-		Usage: outcome.Usage{PeakMemoryBytes: res.Usage.PeakMemoryBytes, PeakProcesses: res.Usage.PeakProcesses, CPUMs: res.Usage.CPUMs},
+		Usage:   outcome.Usage{PeakMemoryBytes: res.Usage.PeakMemoryBytes, PeakProcesses: res.Usage.PeakProcesses, CPUMs: res.Usage.CPUMs},
+		Network: deniedNetwork(cmd, pol),
 	}
 	if res.Truncated != nil {
 		ev.OutputSeen = max(res.Truncated.Stdout, res.Truncated.Stderr)
@@ -64,6 +65,23 @@ func (l *Local) startFailure(cmd *confine.Cmd, pol *policy.Policy, err error) *E
 		Outcome:     oc,
 		RunnerError: err.Error(),
 	}
+}
+
+// deniedNetwork names the network mode that denied this run something,
+// for outcome to tell a failed lookup or connection as the sandbox's
+// refusal: deny or loopback, and only where the backend enforced it (a
+// backend that isolated nothing refused nothing).
+func deniedNetwork(cmd *confine.Cmd, pol *policy.Policy) string {
+	if cmd.Enforcement.Network == confine.NetNone || cmd.Enforcement.Network == "" || !pol.Confining() {
+		return ""
+	}
+	switch pol.Network.Mode {
+	case policy.NetDeny:
+		return outcome.NetworkDeny
+	case policy.NetLoopback:
+		return outcome.NetworkLoopback
+	}
+	return ""
 }
 
 func (l *Local) enforcement(cmd *confine.Cmd, res run.Resources) Enforcement {
