@@ -15,8 +15,14 @@ const DefaultMaxOutput int64 = 1 << 20
 // Options says how to run one confined command.
 type Options struct {
 	// Stdin is the command's input; nil means /dev/null. An *os.File is
-	// handed over as is; any other reader is copied through a pipe.
+	// handed over as is, unless it is a terminal: a terminal of the user's
+	// is never handed to a command (it could drive it), so it is copied
+	// through a pipe like any other reader. With Terminal.Stdin it feeds
+	// the new terminal instead.
 	Stdin io.Reader
+	// Terminal, when set, runs the command on a new pseudo-terminal; see
+	// Terminal.
+	Terminal *Terminal
 	// Stdout and Stderr, when set, receive the output live as it arrives
 	// (a long build shows progress) while a bounded copy is captured.
 	Stdout, Stderr io.Writer

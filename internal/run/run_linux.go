@@ -45,8 +45,9 @@ type session struct {
 	cmd *exec.Cmd
 	p   *proc
 
-	group     bool // the root leads its own process group
-	runner    bool // the root is a runner (an init, a shim, the reaper), not the command
+	group     bool        // the root leads its own process group
+	runner    bool        // the root is a runner (an init, a shim, the reaper), not the command
+	term      *ptySession // the new terminal, with Options.Terminal
 	lim       limiter
 	resources Resources
 
@@ -281,6 +282,9 @@ func (s *session) treeKill() confine.TreeKill {
 // release closes everything the session opened and runs the backend's
 // Cleanup once the tree is gone.
 func (s *session) release() {
+	if s.term != nil {
+		s.term.release() // the user's terminal first: whatever else fails
+	}
 	if s.lim != nil { // never started: nothing can be inside
 		s.lim.remove()
 	}
