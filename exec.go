@@ -49,7 +49,7 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 		return nil, err
 	}
 	ro := l.runOptions(opts, pol, cmd)
-	ro.Timeout, ro.KillAfter = withDeadline(ctx, ro.Timeout), l.killAfter()
+	ro.Timeout, ro.KillAfter, ro.Terminal = withDeadline(ctx, ro.Timeout), l.killAfter(), opts.Terminal.run()
 	res, err := run.Run(ctx, cmd, ro)
 	if err != nil {
 		return l.startFailure(cmd, pol, err), nil

@@ -34,6 +34,10 @@ type ExecOptions struct {
 	// command that prints past the ceiling keeps running (the reader has
 	// every byte); without, it is stopped and reported over-budget.
 	Stdout, Stderr io.Writer
+	// Terminal, when set, runs the command on a new pseudo-terminal that
+	// ringfence opens and relays (see Terminal). Other implementations of
+	// Sandbox may ignore it.
+	Terminal *Terminal
 }
 
 // Truncated reports output cut at a ceiling: the bytes seen on each stream

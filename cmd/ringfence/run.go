@@ -73,6 +73,9 @@ func runCommand(cmd *cobra.Command, ld *loaded, argv []string, asJSON, quiet boo
 	opts := ringfence.ExecOptions{Dir: workDir(ld.config.Root), Stdin: stdinOf(cmd)}
 	if !asJSON {
 		opts.Stdout, opts.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if t := terminalOf(cmd); t != nil {
+			opts.Terminal, opts.Stdin = t, cmd.InOrStdin()
+		}
 	}
 	res, err := sb.Exec(ctx, argv, opts)
 	if err != nil {
@@ -142,7 +145,8 @@ func workDir(root string) string {
 }
 
 // stdinOf passes ringfence's standard input through, unless it is a
-// terminal: a confined command gets no terminal to inject into.
+// terminal: a confined command never gets the user's terminal (with a
+// terminal, terminalOf gives it a new one instead).
 func stdinOf(cmd *cobra.Command) io.Reader {
 	in := cmd.InOrStdin()
 	if f, ok := in.(*os.File); ok {
@@ -189,4 +193,43 @@ func refusal(err error) error {
 		return &exitError{code: exitPolicy, err: err}
 	}
 	return &exitError{code: exitUsage, err: err}
+}
+
+// terminalOf is the new terminal the command runs on when ringfence's
+// stdin or stdout is a terminal (never with --json, whose stdout is the
+// result), or nil.
+func terminalOf(cmd *cobra.Command) *ringfence.Terminal {
+	in, out, errw := ttyFile(cmd.InOrStdin()), ttyFile(cmd.OutOrStdout()), ttyFile(cmd.ErrOrStderr())
+	plan, ok := planTerminal(in != nil, out != nil, errw != nil)
+	if !ok {
+		return nil
+	}
+	plan.Input, plan.Size = in, out
+	if out == nil {
+		plan.Size = in
+	}
+	return &plan
+}
+
+// planTerminal decides which of the command's streams are the new
+// terminal: those of ringfence's that are terminals, when its stdin or
+// stdout is one. Stderr alone is not enough: `cmd <in >out` is a batch
+// run whose diagnostics happen to reach a screen.
+func planTerminal(in, out, errw bool) (ringfence.Terminal, bool) {
+	if !in && !out {
+		return ringfence.Terminal{}, false
+	}
+	return ringfence.Terminal{Stdin: in, Stdout: out, Stderr: errw}, true
+}
+
+// ttyFile is v as a file when it is a terminal, else nil.
+func ttyFile(v any) *os.File {
+	f, ok := v.(*os.File)
+	if !ok {
+		return nil
+	}
+	if !isTerminal(f) {
+		return nil
+	}
+	return f
 }
