@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
@@ -138,4 +139,9 @@ func hasNetViolation(vs []outcome.Violation) bool {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// The same, and the agent profile and deadlines, for a person without root.
+func TestFacadeNonRoot(t *testing.T) {
+	inittest.RerunAsNonRoot(t, "^(TestNetworkRefusalsNamed|TestNetworkAllowAllNeverDenied|TestZeroConfigIsAgentProfile|TestContextDeadline|TestKillAfterDefault)$")
 }
