@@ -114,8 +114,8 @@ func ClassifyExec(ev Evidence, d Dialect) ExecResult {
 	if seccomp {
 		r.Violations = []Violation{{Backend: d.Backend, Reason: ReasonSeccomp, Snippet: "killed by SIGSYS"}}
 	}
-	network := networkDenied(&r, ev.Network, d.Backend, stderr)
-	if denied(&r, d, stderr, ev.Network) || network || seccomp {
+	files := denied(&r, d, stderr, ev.Network)
+	if networkDenied(&r, ev.Network, d.Backend, stderr) || files || seccomp {
 		r.Kind = ExecDenied
 		return r
 	}

@@ -97,7 +97,7 @@ func TestClassifyNetworkDenied(t *testing.T) {
 	// A file denial and a network denial in one run are both recorded.
 	ev.Network, ev.Stderr = NetworkDeny, []byte("touch: cannot touch '/etc/x': Read-only file system\ncurl: (6) Could not resolve host: example.com\n")
 	r = ClassifyExec(ev, linuxDialect)
-	if r.Kind != ExecDenied || len(r.Violations) != 2 || r.Violations[0].Target != "example.com" || r.Violations[1].Path != "/etc/x" {
+	if r.Kind != ExecDenied || len(r.Violations) != 2 || r.Violations[1].Target != "example.com" || r.Violations[0].Path != "/etc/x" {
 		t.Fatalf("both: %+v", r)
 	}
 	// Landlock's EACCES on a connect is told once, as the network's.

@@ -73,17 +73,19 @@ func narrateViolation(o Outcome, c Context) string {
 	if len(o.Violations) > 0 {
 		text += " Refused: " + strings.ReplaceAll(list(o.Violations), ", ", "; ") + "."
 	}
+	lead := " It ran confined"
 	if o.Network != "" {
 		text += " " + networkAdvice(o.Network)
 		if onlyNetwork(o.Violations) {
 			return text
 		}
+		lead = " Its files were confined"
 	}
 	if len(writeRoots(o, c)) == 0 {
-		return text + " It ran confined" + inMode(c) + " with nothing writable. " +
+		return text + lead + inMode(c) + " with nothing writable. " +
 			"Change the command to write nothing, or ask the user to approve a wider policy."
 	}
-	return text + " It ran confined" + inMode(c) + " with writable roots " + rootList(o, c) +
+	return text + lead + inMode(c) + " with writable roots " + rootList(o, c) +
 		". Change the command to stay within them, or ask the user to approve a wider policy."
 }
 
