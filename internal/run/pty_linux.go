@@ -53,6 +53,7 @@ type ptySession struct {
 	master, slave *os.File
 	restore       func()        // puts the user's terminal back; safe twice
 	stopResize    chan struct{} // ends the SIGWINCH relay
+	resizeDone    chan struct{} // closed once the relay has ended
 }
 
 // openTerminal opens the new terminal, sizes it, puts the user's in raw
@@ -65,16 +66,18 @@ func openTerminal(t *Terminal) (*ptySession, error) {
 	p := &ptySession{master: master, slave: slave, restore: func() {}}
 	if t.Size != nil {
 		copySize(t.Size, master)
-		p.stopResize = make(chan struct{})
+		stop, done := make(chan struct{}), make(chan struct{})
+		p.stopResize, p.resizeDone = stop, done
 		winch := make(chan os.Signal, 1)
 		signal.Notify(winch, syscall.SIGWINCH)
 		go func() {
+			defer close(done)
 			defer signal.Stop(winch)
 			for {
 				select {
 				case <-winch:
 					copySize(t.Size, master)
-				case <-p.stopResize:
+				case <-stop:
 					return
 				}
 			}
@@ -118,12 +121,14 @@ func (p *ptySession) feed(in io.Reader) {
 	}()
 }
 
-// release restores the user's terminal and stops following its size. The
-// master is closed with the session's other readers.
+// release restores the user's terminal and stops following its size,
+// waiting for the relay to end so nothing touches the master (closed with
+// the session's other readers) or the user's terminal afterwards.
 func (p *ptySession) release() {
 	p.restore()
 	if p.stopResize != nil {
 		close(p.stopResize)
+		<-p.resizeDone
 		p.stopResize = nil
 	}
 }
