@@ -232,3 +232,50 @@ func TestFlagConflictsRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestExitCodeOf(t *testing.T) {
+	code := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		name string
+		res  ringfence.ExecResult
+		sig  syscall.Signal
+		want int
+	}{
+		{"success", ringfence.ExecResult{Kind: ringfence.KindSuccess, ExitCode: code(0)}, 0, 0},
+		{"own code", ringfence.ExecResult{Kind: ringfence.KindCommandFailure, ExitCode: code(7)}, 0, 7},
+		{"not found", ringfence.ExecResult{Kind: ringfence.KindCommandFailure, ExitCode: code(127)}, 0, 127},
+		{"not executable", ringfence.ExecResult{Kind: ringfence.KindCommandFailure, ExitCode: code(126)}, 0, 126},
+		{"denied keeps the command's code", ringfence.ExecResult{Kind: ringfence.KindDenied, ExitCode: code(1)}, 0, 1},
+		{"killed by a signal", ringfence.ExecResult{Kind: ringfence.KindCommandFailure, Signal: "SIGSEGV"}, 0, 128 + 11},
+		{"timed out", ringfence.ExecResult{Kind: ringfence.KindTimedOut}, 0, exitTimedOut},
+		{"over budget", ringfence.ExecResult{Kind: ringfence.KindOverBudget}, 0, exitOverBudget},
+		{"runner failure", ringfence.ExecResult{Kind: ringfence.KindRunnerFailure}, 0, exitUsage},
+		{"aborted", ringfence.ExecResult{Kind: ringfence.KindAborted}, 0, 130},
+		{"stopped by SIGTERM", ringfence.ExecResult{Kind: ringfence.KindAborted}, syscall.SIGTERM, 143},
+		{"stopped by SIGHUP, command finished", ringfence.ExecResult{Kind: ringfence.KindSuccess, ExitCode: code(0)}, syscall.SIGHUP, 129},
+	} {
+		if got := exitCodeOf(&tc.res, tc.sig); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestPlanTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		in, out, errw bool
+		ok            bool
+		want          ringfence.Terminal
+	}{
+		{false, false, false, false, ringfence.Terminal{}},
+		{false, false, true, false, ringfence.Terminal{}}, // stderr alone: a batch run
+		{true, true, true, true, ringfence.Terminal{Stdin: true, Stdout: true, Stderr: true}},
+		{true, false, false, true, ringfence.Terminal{Stdin: true}},
+		{false, true, false, true, ringfence.Terminal{Stdout: true}},
+		{true, true, false, true, ringfence.Terminal{Stdin: true, Stdout: true}},
+	} {
+		got, ok := planTerminal(tc.in, tc.out, tc.errw)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("in %v out %v err %v: %+v %v, want %+v %v", tc.in, tc.out, tc.errw, got, ok, tc.want, tc.ok)
+		}
+	}
+}
