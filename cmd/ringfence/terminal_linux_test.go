@@ -198,3 +198,23 @@ func TestJSONNeverATerminal(t *testing.T) {
 		t.Fatalf("--json ran the command on a terminal: %q", u.text())
 	}
 }
+
+// Ctrl-Z reaches the command's foreground group as SIGTSTP, on every
+// backend (the runner made the terminal the command's own).
+func TestRunOnTerminalCtrlZ(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b, func(t *testing.T) {
+			needBackend(t, b)
+			u := newUserPTY(t, 24, 80)
+			c := u.startOn(t, workspace(t), "run", "--backend", b, "--", "sh", "-c",
+				`trap 'echo got-tstp; exit 6' TSTP; sleep 30 & echo ready; wait`)
+			u.waitFor(t, "ready")
+			if _, err := u.master.Write([]byte{26}); err != nil {
+				t.Fatal(err)
+			}
+			if code := exitCode(t, c); code != 6 {
+				t.Fatalf("exit %d, want 6 from the command's TSTP trap; screen %q", code, u.text())
+			}
+		})
+	}
+}

@@ -162,23 +162,33 @@ func TestTerminalResize(t *testing.T) {
 	})
 }
 
-// Ctrl-C typed on the user's terminal is SIGINT to the command's
-// foreground group, not to ringfence. (The shell waits with the wait
-// builtin, which a trapped signal interrupts at once; a foreground sleep
-// would hold the trap until it ended.)
-func TestTerminalCtrlC(t *testing.T) {
-	bothWays(t, func(t *testing.T, reaper bool) {
-		u := newUserTerminal(t, 24, 80)
-		out, done := onTerminal(t, u, reaper, `trap 'echo got-int; exit 5' INT; sleep 30 & echo ready; wait`)
-		out.waitFor(t, "ready")
-		if _, err := u.master.Write([]byte{3}); err != nil {
-			t.Fatal(err)
-		}
-		r := <-done
-		if r.ExitCode == nil || *r.ExitCode != 5 || !strings.Contains(string(r.Stdout), "got-int") {
-			t.Fatalf("Ctrl-C did not reach the command: exit %v aborted %v output %q", r.ExitCode, r.Aborted, r.Stdout)
-		}
-	})
+// Ctrl-C and Ctrl-Z typed on the user's terminal are SIGINT and SIGTSTP
+// to the command's foreground group, not to ringfence. (The shell waits
+// with the wait builtin, which a trapped signal interrupts at once; a
+// foreground sleep would hold the trap until it ended.)
+func TestTerminalJobControlKeys(t *testing.T) {
+	for _, key := range []struct {
+		name string
+		b    byte
+		sig  string
+		code int
+	}{{"ctrl-c", 3, "INT", 5}, {"ctrl-z", 26, "TSTP", 6}} {
+		t.Run(key.name, func(t *testing.T) {
+			bothWays(t, func(t *testing.T, reaper bool) {
+				u := newUserTerminal(t, 24, 80)
+				script := "trap 'echo got-" + key.sig + "; exit " + strconv.Itoa(key.code) + "' " + key.sig + "; sleep 30 & echo ready; wait"
+				out, done := onTerminal(t, u, reaper, script)
+				out.waitFor(t, "ready")
+				if _, err := u.master.Write([]byte{key.b}); err != nil {
+					t.Fatal(err)
+				}
+				r := <-done
+				if r.ExitCode == nil || *r.ExitCode != key.code || !strings.Contains(string(r.Stdout), "got-"+key.sig) {
+					t.Fatalf("%s did not reach the command: exit %v aborted %v output %q", key.name, r.ExitCode, r.Aborted, r.Stdout)
+				}
+			})
+		})
+	}
 }
 
 // The user's terminal is never handed to a command: given as Stdin it is
