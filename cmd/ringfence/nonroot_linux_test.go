@@ -9,5 +9,5 @@ import (
 // The terminal, the exit codes and the gentle stop hold for a person
 // running ringfence without root, on every backend, as for root.
 func TestRunCLINonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^(TestRunOnTerminal|TestRunOnTerminalCtrlZ|TestTerminalRestoredOnSignal|TestExitNotExecutableNotFound|TestTimeoutRunsTrap|TestStoppedBySignal)$")
+	inittest.RerunAsNonRoot(t, "^(TestRunOnTerminal|TestRunOnTerminalCtrlZ|TestCommandNeverHoldsUserTerminal|TestTerminalRestoredOnSignal|TestExitNotExecutableNotFound|TestTimeoutRunsTrap|TestStoppedBySignal)$")
 }

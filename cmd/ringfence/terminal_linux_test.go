@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 
 	"os"
 	"os/exec"
@@ -214,6 +215,55 @@ func TestRunOnTerminalCtrlZ(t *testing.T) {
 			}
 			if code := exitCode(t, c); code != 6 {
 				t.Fatalf("exit %d, want 6 from the command's TSTP trap; screen %q", code, u.text())
+			}
+		})
+	}
+}
+
+// The command never holds the user's terminal, on any backend and not even
+// unconfined: its standard descriptors and its controlling terminal are
+// the new terminal, so TIOCSTI (refused by seccomp when confined anyway)
+// or any other ioctl can only ever reach that one. The control is a
+// process started on the user's terminal directly, which does hold it.
+func TestCommandNeverHoldsUserTerminal(t *testing.T) {
+	const probe = `for f in 0 1 2; do stat -L -c 'fd %t:%T' /proc/self/fd/$f; done; echo "ctty $(cut -d' ' -f7 /proc/$$/stat)"; echo done`
+	var st unix.Stat_t
+	u := newUserPTY(t, 24, 80)
+	if err := unix.Fstat(int(u.slave.Fd()), &st); err != nil {
+		t.Fatal(err)
+	}
+	userDev := fmt.Sprintf("fd %x:%x", unix.Major(st.Rdev), unix.Minor(st.Rdev))
+	userCtty := fmt.Sprintf("ctty %d", unix.Major(st.Rdev)<<8|unix.Minor(st.Rdev)&0xff|(unix.Minor(st.Rdev)&^0xff)<<12)
+
+	ctl := exec.Command("/bin/sh", "-c", probe)
+	ctl.Stdin, ctl.Stdout, ctl.Stderr = u.slave, u.slave, u.slave
+	ctl.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := ctl.Run(); err != nil {
+		t.Fatal(err)
+	}
+	u.waitFor(t, "done")
+	if !strings.Contains(u.text(), userDev) || !strings.Contains(u.text(), userCtty) {
+		t.Fatalf("control: a process on the user's terminal does not show it (%s, %s): %q", userDev, userCtty, u.text())
+	}
+
+	for _, m := range modes {
+		t.Run(m, func(t *testing.T) {
+			u := newUserPTY(t, 24, 80)
+			var st unix.Stat_t
+			if err := unix.Fstat(int(u.slave.Fd()), &st); err != nil {
+				t.Fatal(err)
+			}
+			userDev := fmt.Sprintf("fd %x:%x", unix.Major(st.Rdev), unix.Minor(st.Rdev))
+			userCtty := fmt.Sprintf("ctty %d\r", unix.Major(st.Rdev)<<8|unix.Minor(st.Rdev)&0xff)
+			c := u.startOn(t, workspace(t), append(append([]string{"run"}, modeArgs(t, m)...), "--", "sh", "-c", probe)...)
+			if code := exitCode(t, c); code != 0 {
+				t.Fatalf("exit %d: %q", code, u.text())
+			}
+			u.waitFor(t, "done")
+			screen := u.text()
+			if strings.Count(screen, "fd 88:") != 3 || strings.Contains(screen, userDev) || strings.Contains(screen, userCtty) ||
+				strings.Contains(screen, "ctty 0\r") {
+				t.Fatalf("the command held something other than a new terminal (user's is %s): %q", userDev, screen)
 			}
 		})
 	}
