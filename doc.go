@@ -13,6 +13,14 @@
 // conformance checks any implementation the same way; package tools turns a
 // sandbox into the tool definitions an agent calls.
 //
+// The zero Config (only Root set) is the agent profile, policy.AgentDefaults:
+// the workspace writable, the host readable, no network. A context
+// deadline is reported as KindTimedOut; an Exec whose context is already
+// done returns an error wrapping context.DeadlineExceeded or
+// context.Canceled. A command that could not be run exits 126 or 127, on
+// every backend. ExecOptions.Terminal runs a command on a new
+// pseudo-terminal, never the user's own.
+//
 // Threat model: the agent (and the model behind it) is untrusted. Requests
 // from it may only narrow the deployment's policy; widening takes an
 // approval minted by a person (policy.Approve). ringfence fails closed: when

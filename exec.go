@@ -3,6 +3,7 @@ package ringfence
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,6 +30,9 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, errors.New("ringfence: empty command")
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("ringfence: not started: %w", err)
+	}
 	dir, err := l.hostDir(opts.Dir)
 	if err != nil {
 		return nil, err
@@ -46,6 +50,7 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 		return nil, err
 	}
 	ro := l.runOptions(opts, pol, cmd)
+	ro.Timeout, ro.KillAfter, ro.Terminal = withDeadline(ctx, ro.Timeout), l.killAfter(), opts.Terminal.run()
 	res, err := run.Run(ctx, cmd, ro)
 	var out *ExecResult
 	if err != nil {

@@ -23,13 +23,20 @@ type Config struct {
 	// MountPath is how the model sees the root; default "/workspace".
 	MountPath string
 	// Defaults is the deployment's policy ceiling. Root and TempDir are
-	// filled in by New; a zero Baseline is Deny (an allow-list), so set
-	// policy.Read for the usual "host readable" deny-list.
+	// filled in by New. A zero Defaults is policy.AgentDefaults():
+	// workspace-write, the host readable, no network. Once any field is set
+	// the value is taken as written, and its zero fields are the strictest
+	// (a zero Mode is read-only, a zero Baseline an allow-list): start from
+	// policy.AgentDefaults() and change what differs.
 	Defaults policy.Defaults
 	// Backend is "auto" (default), "linux", "landlock" or "bwrap".
 	Backend string
 	// Timeout is the default per-command timeout; zero is none.
 	Timeout time.Duration
+	// KillAfter is how long a timed-out or cancelled command has between
+	// SIGTERM (to every process of its tree, so trap handlers run) and
+	// SIGKILL; zero is DefaultKillAfter, negative kills at once.
+	KillAfter time.Duration
 	// MaxOutput bounds each captured output stream; zero is 1 MiB.
 	MaxOutput int64
 	// Env are variables every command gets, over what EnvPolicy passes.
@@ -41,6 +48,10 @@ type Config struct {
 	// looks like a credential; Clear passes none (PATH is DefaultPath).
 	EnvPolicy policy.Env
 }
+
+// DefaultKillAfter is the grace between SIGTERM and SIGKILL when a command
+// is stopped for its timeout or a cancellation (as `timeout -k`).
+const DefaultKillAfter = 2 * time.Second
 
 // DefaultPath is the PATH a command gets when neither the host nor the
 // configuration gives a usable one.
@@ -76,6 +87,9 @@ func New(cfg Config) (*Local, error) {
 		return nil, fmt.Errorf("ringfence: private temp dir: %w", err)
 	}
 	d := cfg.Defaults
+	if d.IsZero() {
+		d = policy.AgentDefaults()
+	}
 	d.Root, d.TempDir = root, tmp
 	if d.ReadFile == nil {
 		d.ReadFile = os.ReadFile

@@ -14,9 +14,10 @@ import (
 func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res *run.Result) *ExecResult {
 	ev := outcome.Evidence{
 		ExitCode: res.ExitCode, Signal: res.Signal, Stderr: res.Stderr,
-		Status: res.Status, StatusChannel: cmd.Status != nil,
+		Status: res.Status, StatusChannel: cmd.Status != nil || res.StatusChannel,
 		TimedOut: res.TimedOut, Aborted: res.Aborted, Breach: string(res.Breach),
-		Usage: outcome.Usage{PeakMemoryBytes: res.Usage.PeakMemoryBytes, PeakProcesses: res.Usage.PeakProcesses, CPUMs: res.Usage.CPUMs},
+		Usage:   outcome.Usage{PeakMemoryBytes: res.Usage.PeakMemoryBytes, PeakProcesses: res.Usage.PeakProcesses, CPUMs: res.Usage.CPUMs},
+		Network: deniedNetwork(cmd, pol),
 	}
 	if res.Truncated != nil {
 		ev.OutputSeen = max(res.Truncated.Stdout, res.Truncated.Stderr)
@@ -29,7 +30,7 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 	}
 	oc := outcome.FromExec(cls, ev, lim, nc)
 	out := &ExecResult{
-		Kind: string(cls.Kind), ExitCode: cls.ExitCode, Signal: cls.Signal,
+		Kind: cls.Kind, ExitCode: cls.ExitCode, Signal: cls.Signal,
 		Stdout: string(res.Stdout), Stderr: string(res.Stderr),
 		TimedOut: res.TimedOut, DurationMs: res.DurationMs,
 		Backend: cmd.Backend, Enforcement: l.enforcement(cmd, res.Resources),
@@ -57,13 +58,30 @@ func (l *Local) startFailure(cmd *confine.Cmd, pol *policy.Policy, err error) *E
 	nc := l.narration(pol)
 	oc := outcome.FromExec(cls, ev, outcome.ExecLimits{}, nc)
 	return &ExecResult{
-		Kind: string(cls.Kind), Backend: cmd.Backend,
+		Kind: cls.Kind, Backend: cmd.Backend,
 		Enforcement: l.enforcement(cmd, ""),
 		Violations:  []outcome.Violation{},
 		Narration:   outcome.Narrate(oc, nc),
 		Outcome:     oc,
 		RunnerError: err.Error(),
 	}
+}
+
+// deniedNetwork names the network mode that denied this run something,
+// for outcome to tell a failed lookup or connection as the sandbox's
+// refusal: deny or loopback, and only where the backend enforced it (a
+// backend that isolated nothing refused nothing).
+func deniedNetwork(cmd *confine.Cmd, pol *policy.Policy) string {
+	if cmd.Enforcement.Network == confine.NetNone || cmd.Enforcement.Network == "" || !pol.Confining() {
+		return ""
+	}
+	switch pol.Network.Mode {
+	case policy.NetDeny:
+		return outcome.NetworkDeny
+	case policy.NetLoopback:
+		return outcome.NetworkLoopback
+	}
+	return ""
 }
 
 func (l *Local) enforcement(cmd *confine.Cmd, res run.Resources) Enforcement {

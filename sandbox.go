@@ -34,6 +34,10 @@ type ExecOptions struct {
 	// command that prints past the ceiling keeps running (the reader has
 	// every byte); without, it is stopped and reported over-budget.
 	Stdout, Stderr io.Writer
+	// Terminal, when set, runs the command on a new pseudo-terminal that
+	// ringfence opens and relays (see Terminal). Other implementations of
+	// Sandbox may ignore it.
+	Terminal *Terminal
 }
 
 // Truncated reports output cut at a ceiling: the bytes seen on each stream
@@ -51,12 +55,28 @@ type Enforcement struct {
 	Reasons   []string `json:"reasons,omitempty"`
 }
 
+// Kind is what one command turned out to be. It is outcome.ExecKind, so a
+// classification and a result compare without conversion.
+type Kind = outcome.ExecKind
+
+// The result kinds; the strings are the stable JSON of ExecResult.Kind.
+const (
+	KindSuccess        = outcome.ExecSuccess        // ran and exited 0
+	KindDenied         = outcome.ExecDenied         // the sandbox refused something it did
+	KindCommandFailure = outcome.ExecCommandFailure // ran (or was missing) and failed on its own
+	KindRunnerFailure  = outcome.ExecRunnerFailure  // the sandbox failed; the command never ran
+	KindTimedOut       = outcome.ExecTimedOut       // its timeout or the context's deadline ended it
+	KindAborted        = outcome.ExecAborted        // the context was cancelled
+	KindOverBudget     = outcome.ExecOverBudget     // a resource limit ended it
+)
+
 // ExecResult is what one command did. Its JSON form is the stable output of
 // `ringfence run --json`.
 type ExecResult struct {
-	// Kind is success, denied, command-failure, runner-failure, timed-out,
+	// Kind is one of the Kind constants (KindSuccess …); its JSON is the
+	// string: success, denied, command-failure, runner-failure, timed-out,
 	// aborted or over-budget.
-	Kind        string              `json:"kind"`
+	Kind        Kind                `json:"kind"`
 	ExitCode    *int                `json:"exitCode"` // null when the command was stopped or never ran
 	Signal      string              `json:"signal,omitempty"`
 	Stdout      string              `json:"stdout"`

@@ -143,3 +143,31 @@ func (e *env) stillBeating(names ...string) error {
 	}
 	return joinErrs(errs)
 }
+
+// checkNotRunnable: a program that is not there exits 127 and one that is
+// there but cannot be executed exits 126, as a shell says, so a caller
+// (or a model) can tell a typo from a missing execute bit.
+func checkNotRunnable(e *env) error {
+	res, err := e.exec([]string{"ringfence-conformance-missing-" + token()}, ringfence.ExecOptions{})
+	if err != nil {
+		return err
+	}
+	if exitCode(res) != 127 {
+		return fmt.Errorf("a missing program: exit code %s, want 127", showCode(res))
+	}
+	if err := e.inWorkDir(); err != nil {
+		return err
+	}
+	name := "noexec-" + token() + ".sh"
+	if err := e.sb.WriteFile(e.ctx, workDir+"/"+name, []byte("#!/bin/sh\necho ran\n")); err != nil {
+		return fmt.Errorf("setup: write_file: %w", err)
+	}
+	res, err = e.exec([]string{"./" + name}, ringfence.ExecOptions{Dir: workDir})
+	if err != nil {
+		return err
+	}
+	if exitCode(res) != 126 || strings.Contains(res.Stdout, "ran") {
+		return fmt.Errorf("a program without the execute bit: exit code %s, stdout %s; want 126 and nothing run", showCode(res), clip(res.Stdout))
+	}
+	return nil
+}

@@ -25,6 +25,7 @@ func allChecks() []check {
 	list := []check{
 		{name: "sandbox/close-twice", run: checkCloseTwice},
 		{name: "exec/exit-code", run: checkExitCode},
+		{name: "exec/not-runnable", run: checkNotRunnable},
 		{name: "exec/stdout-stderr", run: checkStdoutStderr},
 		{name: "exec/stdin", run: checkStdin},
 		{name: "exec/env-only-given", run: checkEnvOnlyGiven},

@@ -143,7 +143,7 @@ func exitCode(res *ringfence.ExecResult) int {
 
 func showCode(res *ringfence.ExecResult) string {
 	if res.ExitCode == nil {
-		return "nil (kind " + res.Kind + ")"
+		return "nil (kind " + string(res.Kind) + ")"
 	}
 	return fmt.Sprint(*res.ExitCode)
 }

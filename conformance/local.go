@@ -15,13 +15,10 @@ import (
 // agent profile ringfence is for.
 func LocalConfig(root, backend string) ringfence.Config {
 	return ringfence.Config{
-		Root:    root,
-		Backend: backend,
-		Defaults: policy.Defaults{
-			Mode: policy.WorkspaceWrite, Baseline: policy.Read,
-			Network: policy.Network{Mode: policy.NetDeny},
-		},
-		Timeout: 30 * time.Second,
+		Root:     root,
+		Backend:  backend,
+		Defaults: policy.AgentDefaults(),
+		Timeout:  30 * time.Second,
 	}
 }
 

@@ -46,7 +46,7 @@ func (c Context) Scrub(o Outcome) Outcome {
 		return o
 	}
 	for _, f := range []*string{&o.Path, &o.Axis, &o.Reason, &o.Note, &o.Bound, &o.FileType,
-		&o.Signal, &o.Pattern, &o.Scope, &o.Detail, &o.Stage, &o.Program} {
+		&o.Signal, &o.Pattern, &o.Scope, &o.Detail, &o.Stage, &o.Program, &o.Network} {
 		*f = s.scrub(*f)
 	}
 	o.WriteRoots = scrubAll(s, o.WriteRoots)
@@ -63,7 +63,7 @@ func (c Context) ScrubViolations(vs []Violation) []Violation {
 	}
 	out := make([]Violation, len(vs))
 	for i, v := range vs {
-		v.Path, v.Snippet = s.scrub(v.Path), s.scrub(v.Snippet)
+		v.Path, v.Target, v.Snippet = s.scrub(v.Path), s.scrub(v.Target), s.scrub(v.Snippet)
 		out[i] = v
 	}
 	return out

@@ -32,8 +32,21 @@
 //     ("Read-only file system" means something else where nothing is
 //     mounted read-only). Each match becomes a Violation (backend, reason,
 //     path when the message names one, a bounded one-line snippet).
-//  5. The exit code: zero is success, anything else is the command's own
-//     failure.
+//  5. The network mode's refusals: a failed name lookup or connection, in
+//     the words of curl, git, Go, Python, pip, Node, npm, ssh or wget
+//     (network.go lists the shapes, captured from the real tools inside the
+//     sandbox), is a denial with a network-denied violation only when
+//     Evidence.Network says the mode denied something the command could
+//     otherwise reach: under deny every such failure is the sandbox's
+//     (there is no usable interface); under loopback only a lookup of a
+//     name other than localhost, an unreachable network, or a connection
+//     to a non-loopback target — a refused loopback connection is a server
+//     not listening, the command's own. Under allow-all, domains, or a
+//     backend that isolated nothing, never. A line counted as a network
+//     refusal is not also counted by the backend's file dialect.
+//  6. The exit code: zero is success, anything else is the command's own
+//     failure. A program that could not be run exits 126 (not executable)
+//     or 127 (not found), whatever the runner itself exited with.
 //
 // # Narration
 //
@@ -65,4 +78,9 @@
 //   - Paths are extracted from the common message shapes only; an unusual
 //     shape yields a violation with no path, never a wrong guess on purpose.
 //   - A host root of "/" or a relative one cannot be scrubbed and is not.
+//   - Network refusals are text matching too: a command can print a
+//     resolver's words and be told the network refused it (it only
+//     misleads itself), and a tool with an unlisted wording is reported as
+//     its own failure. Under Landlock's loopback mode every IP socket is
+//     refused, loopback included, yet a loopback target is not counted.
 package outcome

@@ -66,6 +66,12 @@ type Evidence struct {
 	// Usage and OutputSeen say how much was consumed, for over-budget.
 	Usage      Usage
 	OutputSeen int64
+	// Network is the network mode that denied the command something it
+	// could otherwise reach: NetworkDeny, NetworkLoopback, or "" when the
+	// run was held to none (allow-all, domains, a backend that enforced no
+	// network isolation). Only then is a failed lookup or connection the
+	// sandbox's refusal.
+	Network string
 }
 
 // ExecResult is the classification of one run.
@@ -83,13 +89,16 @@ type ExecResult struct {
 	// status.NotFound or status.NotExecutable).
 	Stage  string `json:"stage,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Network is the network mode that refused a lookup or a connection
+	// (a network-denied violation), or "".
+	Network string `json:"network,omitempty"`
 }
 
 // ClassifyExec decides what a run was. The order is the design's: the
 // supervisor's own reasons for stopping it; runner failure, from the status
 // channel when the backend has one and from the backend's own stderr rules
 // only when it has none; a seccomp kill; the selected backend's denial
-// dialect; and finally the exit code.
+// dialect and the network mode's refusals; and finally the exit code.
 func ClassifyExec(ev Evidence, d Dialect) ExecResult {
 	r := ExecResult{}
 	r.ExitCode, r.Signal = exitOf(ev)
@@ -105,7 +114,8 @@ func ClassifyExec(ev Evidence, d Dialect) ExecResult {
 	if seccomp {
 		r.Violations = []Violation{{Backend: d.Backend, Reason: ReasonSeccomp, Snippet: "killed by SIGSYS"}}
 	}
-	if denied(&r, d, stderr) || seccomp {
+	files := denied(&r, d, stderr, ev.Network)
+	if networkDenied(&r, ev.Network, d.Backend, stderr) || files || seccomp {
 		r.Kind = ExecDenied
 		return r
 	}
@@ -140,15 +150,22 @@ func stopped(ev Evidence) (ExecKind, bool) {
 
 // denied records every line in the backend's own dialect and keeps the
 // first as the evidence.
-func denied(r *ExecResult, d Dialect, stderr stderrText) bool {
+// A line the network mode already accounts for (Landlock's EACCES on a
+// connect reads "Permission denied" too) is not counted twice.
+func denied(r *ExecResult, d Dialect, stderr stderrText, network string) bool {
 	sigs := lowered(d.DenialSignatures)
 	if len(sigs) == 0 {
 		return false
 	}
+	found := false
 	for line, lower := range stderr.lines() {
 		if !containsAny(lower, sigs) {
 			continue
 		}
+		if _, ok := netRefusal(line, lower, network); ok {
+			continue
+		}
+		found = true
 		if r.Evidence == "" {
 			r.Evidence = cutUTF8(line, maxEvidence)
 		}
@@ -157,7 +174,7 @@ func denied(r *ExecResult, d Dialect, stderr stderrText) bool {
 			break
 		}
 	}
-	return r.Evidence != ""
+	return found
 }
 
 // isSIGSYS recognises the seccomp kill however the signal was named.

@@ -117,14 +117,19 @@ func TestClassifyExec(t *testing.T) {
 			Violations: []Violation{{Backend: "linux", Reason: ReasonRunnerFailure, Snippet: "mounts: setup"}}},
 	}, {
 		name: "a missing program is the command's failure",
-		ev:   Evidence{ExitCode: code(127), StatusChannel: true, Status: failedWith("exec", status.NotFound, "ENOENT")},
+		ev:   Evidence{ExitCode: code(125), StatusChannel: true, Status: failedWith("exec", status.NotFound, "ENOENT")},
 		d:    linuxDialect,
 		want: ExecResult{Kind: ExecCommandFailure, ExitCode: code(127), Stage: "exec", Reason: status.NotFound},
 	}, {
 		name: "a non-executable program is the command's failure",
-		ev:   Evidence{ExitCode: code(126), StatusChannel: true, Status: failedWith("exec", status.NotExecutable, "EACCES")},
+		ev:   Evidence{ExitCode: code(125), StatusChannel: true, Status: failedWith("exec", status.NotExecutable, "EACCES")},
 		d:    linuxDialect,
 		want: ExecResult{Kind: ExecCommandFailure, ExitCode: code(126), Stage: "exec", Reason: status.NotExecutable},
+	}, {
+		name: "a missing program exits 127 whatever the runner exited with",
+		ev:   Evidence{ExitCode: code(1), Signal: "SIGKILL", StatusChannel: true, Status: failedWith("exec", status.NotFound, "ENOTDIR")},
+		d:    bwrapDialect,
+		want: ExecResult{Kind: ExecCommandFailure, ExitCode: code(127), Stage: "exec", Reason: status.NotFound},
 	}, {
 		name: "a silent channel is a runner failure",
 		ev:   Evidence{ExitCode: code(1), StatusChannel: true, Status: status.Summary{Silent: true}},

@@ -43,7 +43,7 @@ func FromExec(r ExecResult, ev Evidence, lim ExecLimits, c Context) Outcome {
 	case ExecCommandFailure:
 		o = commandFailure(r)
 	case ExecDenied:
-		o = Outcome{Kind: SandboxViolation, ExitCode: r.ExitCode, Signal: r.Signal, Violations: shortViolations(r.Violations)}
+		o = Outcome{Kind: SandboxViolation, ExitCode: r.ExitCode, Signal: r.Signal, Violations: shortViolations(r.Violations), Network: r.Network}
 	case ExecRunnerFailure:
 		o = Outcome{Kind: RunnerFailure, Reason: r.Reason, Stage: r.Stage}
 	case ExecTimedOut:
@@ -111,6 +111,8 @@ func shortViolations(vs []Violation) []string {
 		switch {
 		case v.Path != "":
 			out = append(out, v.Reason+": "+cutUTF8(v.Path, maxQuoted))
+		case v.Target != "":
+			out = append(out, v.Reason+": "+cutUTF8(v.Target, maxQuoted))
 		case v.Snippet != "":
 			out = append(out, v.Reason+": "+cutUTF8(v.Snippet, maxFixed))
 		default:

@@ -22,6 +22,8 @@ func FuzzClassifyExec(f *testing.F) {
 	f.Add([]byte(""), 0, false, "SIGSYS", true, true, false, "")
 	f.Add([]byte("bwrap: execvp x: No such file or directory"), 1, true, "", false, false, false, "")
 	f.Add([]byte("x"), 125, true, "", true, false, true, "setup")
+	f.Add([]byte("curl: (6) Could not resolve host: example.com\n"), 6, true, "", true, true, false, "")
+	f.Add([]byte("Error: connect ECONNREFUSED 127.0.0.1:9\n"), 1, true, "", true, true, false, "")
 	f.Fuzz(func(t *testing.T, stderr []byte, exit int, hasExit bool, signal string,
 		channel, startedRec, failedRec bool, reason string) {
 		ev := Evidence{Stderr: stderr, Signal: signal, StatusChannel: channel}
@@ -35,7 +37,14 @@ func FuzzClassifyExec(f *testing.F) {
 		}
 		ev.Status.Silent = !startedRec && !failedRec
 		for _, d := range []Dialect{linuxDialect, bwrapDialect} {
-			checkClassification(t, ev, d, ClassifyExec(ev, d))
+			for _, mode := range []string{"", NetworkDeny, NetworkLoopback} {
+				ev.Network = mode
+				r := ClassifyExec(ev, d)
+				checkClassification(t, ev, d, r)
+				if r.Network != "" && (mode == "" || r.Kind != ExecDenied) {
+					t.Fatalf("a network refusal under mode %q, kind %s", mode, r.Kind)
+				}
+			}
 		}
 	})
 }
@@ -54,7 +63,7 @@ func checkClassification(t *testing.T, ev Evidence, d Dialect, r ExecResult) {
 		t.Fatalf("%d violations", len(r.Violations))
 	}
 	for _, v := range r.Violations {
-		if len(v.Snippet) > maxSnippet || strings.ContainsAny(v.Snippet, "\r\n") || len(v.Path) > maxPath {
+		if len(v.Snippet) > maxSnippet || strings.ContainsAny(v.Snippet, "\r\n") || len(v.Path) > maxPath || len(v.Target) > maxQuoted {
 			t.Fatalf("violation not bounded to one line: %+v", v)
 		}
 	}

@@ -98,6 +98,12 @@ var narrationCases = map[Kind][]narrationCase{
 		{"exit 0", Outcome{Kind: SandboxViolation, ExitCode: code(0), Violations: []string{"permission-denied: /root/.cache"}}},
 		{"read-only mode", Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{"read-only-filesystem: /workspace/a"}}},
 		{"seccomp", Outcome{Kind: SandboxViolation, Signal: "SIGSYS", Violations: []string{"seccomp: killed by SIGSYS"}}},
+		{"network deny", Outcome{Kind: SandboxViolation, ExitCode: code(6), Network: NetworkDeny,
+			Violations: []string{"network-denied: example.com"}}},
+		{"network loopback", Outcome{Kind: SandboxViolation, ExitCode: code(1), Network: NetworkLoopback,
+			Violations: []string{"network-denied: 1.1.1.1:80", "network-denied"}}},
+		{"network and files", Outcome{Kind: SandboxViolation, ExitCode: code(1), Network: NetworkDeny,
+			Violations: []string{"network-denied: registry.npmjs.org", "read-only-filesystem: /usr/lib/node_modules"}}},
 		{"many", Outcome{Kind: SandboxViolation, ExitCode: code(2), Violations: []string{
 			"a: /1", "a: /2", "a: /3", "a: /4", "a: /5", "a: /6", "a: /7", "a: /8", "a: /9", "a: /10"}}},
 	},

@@ -53,6 +53,7 @@ type Outcome struct {
 	ExitCode   *int     `json:"exitCode,omitempty"`   // nonzero-exit, sandbox-violation, ok (commands)
 	Signal     string   `json:"signal,omitempty"`
 	Violations []string `json:"violations,omitempty"` // sandbox-violation: short evidence, bounded
+	Network    string   `json:"network,omitempty"`    // sandbox-violation: the network mode that refused a lookup or connection
 	Pattern    string   `json:"pattern,omitempty"`    // no-matches, invalid-pattern: the model's own pattern
 	Scope      string   `json:"scope,omitempty"`      // no-matches: the model path searched
 	Detail     string   `json:"detail,omitempty"`     // io-failure, invalid-pattern, invalid-arguments, unavailable, nonzero-exit (not executable): fixed text, never contents

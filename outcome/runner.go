@@ -40,12 +40,25 @@ func fromStatus(r *ExecResult, s status.Summary, d Dialect, stderr stderrText) b
 	return false
 }
 
+// Exit codes a shell gives a program it could not run, whatever the
+// runner itself exited with (the linux init exits 125 for any failed step).
+const (
+	ExitNotExecutable = 126
+	ExitNotFound      = 127
+)
+
 // failed turns a Failed record into a result. A program that does not
 // exist or cannot be executed is the command's own failure (a typo is not
-// the sandbox's fault); every other failed step is the runner's.
+// the sandbox's fault), with the exit code a shell would give it; every
+// other failed step is the runner's.
 func failed(r *ExecResult, f status.Event, backend string) {
 	if f.Reason == status.NotFound || f.Reason == status.NotExecutable {
 		r.Kind, r.Stage, r.Reason = ExecCommandFailure, f.Stage, f.Reason
+		code := ExitNotExecutable
+		if f.Reason == status.NotFound {
+			code = ExitNotFound
+		}
+		r.ExitCode, r.Signal = &code, ""
 		return
 	}
 	reason := f.Reason

@@ -73,11 +73,19 @@ func narrateViolation(o Outcome, c Context) string {
 	if len(o.Violations) > 0 {
 		text += " Refused: " + strings.ReplaceAll(list(o.Violations), ", ", "; ") + "."
 	}
+	lead := " It ran confined"
+	if o.Network != "" {
+		text += " " + networkAdvice(o.Network)
+		if onlyNetwork(o.Violations) {
+			return text
+		}
+		lead = " Its files were confined"
+	}
 	if len(writeRoots(o, c)) == 0 {
-		return text + " It ran confined" + inMode(c) + " with nothing writable. " +
+		return text + lead + inMode(c) + " with nothing writable. " +
 			"Change the command to write nothing, or ask the user to approve a wider policy."
 	}
-	return text + " It ran confined" + inMode(c) + " with writable roots " + rootList(o, c) +
+	return text + lead + inMode(c) + " with writable roots " + rootList(o, c) +
 		". Change the command to stay within them, or ask the user to approve a wider policy."
 }
 
@@ -167,4 +175,32 @@ func seen(n int64, what string) string {
 		return ""
 	}
 	return " (at least " + n64(n) + " " + what + ")"
+}
+
+// networkAdvice says which network mode refused a lookup or a connection,
+// what that mode reaches, and how to get more: only a person can widen it.
+func networkAdvice(mode string) string {
+	const retry = "; retrying the same command will fail the same way."
+	switch mode {
+	case NetworkDeny:
+		return "It ran with network mode deny: the sandbox has no network at all, not even loopback, so every lookup and connection fails. " +
+			"If the task needs the network, ask the user to approve a wider network mode (loopback for servers the command starts itself, " +
+			"named domains or allow-all for the internet)" + retry
+	case NetworkLoopback:
+		return "It ran with network mode loopback: only the sandbox's own loopback (localhost, 127.0.0.1) is reachable, so names and addresses beyond it fail. " +
+			"If the task needs them, ask the user to approve a wider network mode (named domains or allow-all)" + retry
+	}
+	return "It ran with network mode " + clean(mode) + ", which refused the connection. " +
+		"If the task needs more of the network, ask the user to approve a wider network mode" + retry
+}
+
+// onlyNetwork reports whether every refusal listed is a network one, so
+// the advice about writable roots would be beside the point.
+func onlyNetwork(vs []string) bool {
+	for _, v := range vs {
+		if v != ReasonNetworkDenied && !strings.HasPrefix(v, ReasonNetworkDenied+": ") {
+			return false
+		}
+	}
+	return len(vs) > 0
 }

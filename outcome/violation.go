@@ -9,6 +9,9 @@ type Violation struct {
 	Backend string `json:"backend"`
 	Reason  string `json:"reason"`
 	Path    string `json:"path,omitempty"`
+	// Target is the host or address a refused connection or lookup named
+	// (reason network-denied), when the message named one.
+	Target  string `json:"target,omitempty"`
 	Snippet string `json:"snippet"`
 }
 
@@ -77,7 +80,8 @@ func dedupe(vs []Violation, v Violation) []Violation {
 		return vs
 	}
 	for _, old := range vs {
-		if old.Reason == v.Reason && old.Path == v.Path && (v.Path != "" || old.Snippet == v.Snippet) {
+		if old.Reason == v.Reason && old.Path == v.Path && old.Target == v.Target &&
+			(v.Path != "" || v.Target != "" || old.Snippet == v.Snippet) {
 			return vs
 		}
 	}

@@ -195,7 +195,7 @@ func (s *Set) execText(r *ringfence.ExecResult) string {
 	case r.Signal != "":
 		head = "killed by signal " + r.Signal
 	default:
-		head = "no exit code (" + r.Kind + ")"
+		head = "no exit code (" + string(r.Kind) + ")"
 	}
 	text := head
 	text = joinText(text, s.stream("stdout", r.Stdout, truncatedAt(r.Truncated, true)))

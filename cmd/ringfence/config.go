@@ -22,7 +22,7 @@ import (
 type sandboxFlags struct {
 	root, mode, network, policyFile, backend string
 	write, readOnly, deny, env               []string
-	timeout, cpuTime                         time.Duration
+	timeout, cpuTime, killAfter              time.Duration
 	memory, mountPath                        string
 	pids                                     int
 }
@@ -37,6 +37,7 @@ func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.policyFile, "policy", "", "policy `FILE` (.toml or .json), used as it is; default: ~/.config/ringfence/policy.toml, which .ringfence.toml in the root may only narrow unless trusted (ringfence policy trust)")
 	fs.StringVar(&f.backend, "backend", "auto", "confinement backend: auto, linux, landlock or bwrap")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the whole process tree after this `DURATION` (e.g. 30s; 0: none)")
+	fs.DurationVar(&f.killAfter, "kill-after", ringfence.DefaultKillAfter, "after a timeout or an interrupt, send SIGTERM to the tree and SIGKILL this `DURATION` later (0: SIGKILL at once)")
 	fs.StringArrayVar(&f.env, "env", nil, "also pass `NAME[=VALUE]` (NAME alone copies it from ringfence's environment, even one the default allow-list keeps out as a credential; repeatable)")
 	fs.StringVar(&f.memory, "memory", "", "memory limit for the whole tree, e.g. 512M")
 	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree")
@@ -57,6 +58,9 @@ type loaded struct {
 // policy files (see loadPolicySources), then the flags the person set
 // explicitly, which win.
 func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
 	root, err := f.rootDir()
 	if err != nil {
 		return nil, err
@@ -77,6 +81,9 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 		return nil, err
 	}
 	guardConfigDir(&d)
+	if err := f.checkResolved(fs, &d); err != nil {
+		return nil, err
+	}
 	env, err := parseEnv(f.env)
 	if err != nil {
 		return nil, err
@@ -85,7 +92,7 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	if mount == "" {
 		mount = root
 	}
-	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, Env: env, EnvPolicy: src.base.Env}
+	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, KillAfter: killAfter(f.killAfter), Env: env, EnvPolicy: src.base.Env}
 	return out, nil
 }
 
@@ -163,9 +170,6 @@ func (f *sandboxFlags) applyLimits(d *policy.Defaults) error {
 			return fmt.Errorf("--memory: %w", err)
 		}
 		d.Limits.MemoryBytes = n
-	}
-	if f.pids < 0 {
-		return fmt.Errorf("--pids: must not be negative")
 	}
 	if f.pids > 0 {
 		d.Limits.Processes = f.pids

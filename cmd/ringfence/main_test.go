@@ -18,6 +18,9 @@ func TestMain(m *testing.M) {
 	if ringfence.MaybeInternal() {
 		return
 	}
+	if os.Getenv(cliMainEnv) == "1" { // started by cliProcess: be ringfence itself
+		os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(m.Run())
 }
 

@@ -93,6 +93,9 @@ read-only to the sandbox, even inside the workspace.`,
 }
 
 func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
+	if err := mcpConflict(mf.http, mf.token, mf.tokenFile); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
 	var auth *httpAuth
 	if mf.http != "" {
 		var err error

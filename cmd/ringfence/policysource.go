@@ -35,7 +35,9 @@ type policySources struct {
 
 // builtinDefaults is the CLI's policy when no file says otherwise.
 func builtinDefaults(root string) policy.Defaults {
-	return policy.Defaults{Mode: policy.WorkspaceWrite, Root: root, Baseline: policy.Read, Network: policy.Network{Mode: policy.NetDeny}}
+	d := policy.AgentDefaults()
+	d.Root = root
+	return d
 }
 
 // trustRefusal is a workspace policy file refused because it widens and is

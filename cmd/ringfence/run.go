@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -33,11 +34,14 @@ By default the workspace (--root, default the current directory) and a private
 temp dir are writable, the rest of the host is read-only, protected paths such
 as .git/hooks and shell start-up files are read-only, and the network is off.
 
-The command's output passes through live; its exit status becomes ringfence's.
-When ringfence itself decides the result it exits with one of its own codes:
-120 no backend can enforce the policy (nothing ran), 121 policy refused,
-122 a resource limit ended the command, 124 timed out, 125 usage error,
-126 command not executable, 127 command not found. --json prints one object
+The command's output passes through live; its exit status becomes ringfence's
+(126 not executable, 127 not found, as a shell). When ringfence itself decides
+the result it exits with one of its own codes: 120 no backend can enforce the
+policy (nothing ran), 121 policy refused, 122 a resource limit ended the
+command, 124 timed out, 125 usage error (conflicting flags are refused with the
+reason); 128+N when ringfence was stopped by signal N. A timeout or a signal
+sends SIGTERM to the command's whole tree, and SIGKILL --kill-after later, so
+trap handlers run. --json prints one object
 whose "kind" says exactly what happened.`,
 		Example: `  ringfence run -- make test
   ringfence run --network loopback --timeout 2m -- pytest -x
@@ -64,14 +68,20 @@ func runCommand(cmd *cobra.Command, ld *loaded, argv []string, asJSON, quiet boo
 		return refusal(err)
 	}
 	defer sb.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stopped, stop := signalContext()
 	defer stop()
 	opts := ringfence.ExecOptions{Dir: workDir(ld.config.Root), Stdin: stdinOf(cmd)}
 	if !asJSON {
 		opts.Stdout, opts.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if t := terminalOf(cmd); t != nil {
+			opts.Terminal, opts.Stdin = t, cmd.InOrStdin()
+		}
 	}
 	res, err := sb.Exec(ctx, argv, opts)
 	if err != nil {
+		if sig := stopped(); sig != 0 {
+			return &exitError{code: 128 + int(sig)}
+		}
 		return refusal(err)
 	}
 	if asJSON {
@@ -83,10 +93,38 @@ func runCommand(cmd *cobra.Command, ld *loaded, argv []string, asJSON, quiet boo
 	} else if !quiet && res.Outcome.Kind != outcome.OK && res.Outcome.Kind != outcome.NonzeroExit {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s%s\n", outcome.AnnotationPrefix, res.Narration)
 	}
-	if code := exitCodeOf(res); code != 0 {
+	if code := exitCodeOf(res, stopped()); code != 0 {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// signalContext is cancelled by the first SIGINT, SIGTERM, SIGHUP or
+// SIGQUIT ringfence receives; stopped names that signal (0: none), so
+// ringfence exits 128+N, as a shell reports a process the signal ended,
+// once the tree is stopped. Further signals are swallowed until then: the
+// tree is being stopped already.
+func signalContext() (ctx context.Context, stopped func() syscall.Signal, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	var got atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			if n, ok := s.(syscall.Signal); ok {
+				got.Store(int32(n))
+			}
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() syscall.Signal { return syscall.Signal(got.Load()) }, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
 }
 
 // workDir is the current directory as a path relative to the root, when it
@@ -107,7 +145,8 @@ func workDir(root string) string {
 }
 
 // stdinOf passes ringfence's standard input through, unless it is a
-// terminal: a confined command gets no terminal to inject into.
+// terminal: a confined command never gets the user's terminal (with a
+// terminal, terminalOf gives it a new one instead).
 func stdinOf(cmd *cobra.Command) io.Reader {
 	in := cmd.InOrStdin()
 	if f, ok := in.(*os.File); ok {
@@ -118,31 +157,29 @@ func stdinOf(cmd *cobra.Command) io.Reader {
 	return in
 }
 
-// exitCodeOf maps a result onto ringfence's exit status: the command's own
-// when it ran to an end, one of ringfence's codes when ringfence decided.
-func exitCodeOf(res *ringfence.ExecResult) int {
-	switch res.Kind {
-	case "timed-out":
-		return exitTimedOut
-	case "over-budget":
-		return exitOverBudget
-	case "aborted":
-		return 130
-	case "runner-failure":
-		return exitUsage
+// exitCodeOf maps a result onto ringfence's exit status: 128+N when
+// ringfence itself was stopped by signal N, the command's own status when
+// it ran to an end (126 and 127, as a shell, when it could not be run), one
+// of ringfence's codes when ringfence decided.
+func exitCodeOf(res *ringfence.ExecResult, stoppedBy syscall.Signal) int {
+	if stoppedBy != 0 {
+		return 128 + int(stoppedBy)
 	}
-	switch res.Outcome.Kind {
-	case outcome.NotFound:
-		return exitNotFound
+	switch res.Kind {
+	case ringfence.KindTimedOut:
+		return exitTimedOut
+	case ringfence.KindOverBudget:
+		return exitOverBudget
+	case ringfence.KindAborted:
+		return 128 + int(syscall.SIGINT)
+	case ringfence.KindRunnerFailure:
+		return exitUsage
 	}
 	if res.ExitCode != nil {
 		return *res.ExitCode
 	}
 	if n := unix.SignalNum(res.Signal); n != 0 {
 		return 128 + int(n)
-	}
-	if res.Outcome.Detail != "" && res.Kind == "command-failure" {
-		return exitNoExec
 	}
 	return exitUsage
 }
@@ -156,4 +193,43 @@ func refusal(err error) error {
 		return &exitError{code: exitPolicy, err: err}
 	}
 	return &exitError{code: exitUsage, err: err}
+}
+
+// terminalOf is the new terminal the command runs on when ringfence's
+// stdin or stdout is a terminal (never with --json, whose stdout is the
+// result), or nil.
+func terminalOf(cmd *cobra.Command) *ringfence.Terminal {
+	in, out, errw := ttyFile(cmd.InOrStdin()), ttyFile(cmd.OutOrStdout()), ttyFile(cmd.ErrOrStderr())
+	plan, ok := planTerminal(in != nil, out != nil, errw != nil)
+	if !ok {
+		return nil
+	}
+	plan.Input, plan.Size = in, out
+	if out == nil {
+		plan.Size = in
+	}
+	return &plan
+}
+
+// planTerminal decides which of the command's streams are the new
+// terminal: those of ringfence's that are terminals, when its stdin or
+// stdout is one. Stderr alone is not enough: `cmd <in >out` is a batch
+// run whose diagnostics happen to reach a screen.
+func planTerminal(in, out, errw bool) (ringfence.Terminal, bool) {
+	if !in && !out {
+		return ringfence.Terminal{}, false
+	}
+	return ringfence.Terminal{Stdin: in, Stdout: out, Stderr: errw}, true
+}
+
+// ttyFile is v as a file when it is a terminal, else nil.
+func ttyFile(v any) *os.File {
+	f, ok := v.(*os.File)
+	if !ok {
+		return nil
+	}
+	if !isTerminal(f) {
+		return nil
+	}
+	return f
 }

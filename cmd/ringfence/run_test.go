@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ringfence/ringfence"
 )
 
 var backends = []string{"linux", "bwrap", "landlock"}
@@ -52,7 +54,7 @@ func TestRunExitCodes(t *testing.T) {
 		name string
 		args []string
 		want int
-		kind string
+		kind ringfence.Kind
 	}{
 		{"passthrough", []string{"--", "sh", "-c", "exit 7"}, 7, "command-failure"},
 		{"success", []string{"--", "true"}, 0, "success"},

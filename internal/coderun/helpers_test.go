@@ -104,7 +104,7 @@ func names(res *Result) []string {
 
 func wantKind(t *testing.T, res *Result, kind string) {
 	t.Helper()
-	if res.Exec.Kind != kind {
+	if string(res.Exec.Kind) != kind {
 		t.Fatalf("kind %q, want %q; stdout %q stderr %q narration %q runner %q", res.Exec.Kind, kind,
 			res.Exec.Stdout, res.Exec.Stderr, res.Exec.Narration, res.Exec.RunnerError)
 	}

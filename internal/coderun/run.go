@@ -55,7 +55,7 @@ func Run(ctx context.Context, sb *ringfence.Local, req Request) (*Result, error)
 		return nil, err
 	}
 	out := &Result{Exec: res, Interpreter: lang.Program, Inputs: manifest.Inputs}
-	if res.Kind == string(outcome.RunnerFailure) {
+	if res.Kind == outcome.ExecRunnerFailure {
 		return out, nil // the command never ran: outputs not collected (nil)
 	}
 	c := &collector{req: req, ws: sb.Workspace(), saveDir: path.Join(save, callID(cd.path))}

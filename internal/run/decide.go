@@ -1,6 +1,8 @@
 package run
 
 import (
+	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +22,53 @@ type cause struct {
 }
 
 func (c cause) stopped() bool { return c.timedOut || c.aborted || c.breach != BreachNone }
+
+// ctxCause is why a cancelled context stopped the tree: a deadline is a
+// timeout like any other, anything else an abort.
+func ctxCause(err error) cause {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return cause{timedOut: true}
+	}
+	return cause{aborted: true}
+}
+
+// treeProc is one process of the tree as the gentle stop sees it: its pid
+// and the identity of its executable (ok false when it could not be read).
+type treeProc struct {
+	pid int
+	exe fileID
+	ok  bool
+}
+
+// fileID identifies a file by device and inode, whatever path names it
+// (a runner binary bind-mounted into a sandbox is the same file).
+type fileID struct{ dev, ino uint64 }
+
+// gentleTargets decides who gets the polite SIGTERM: every process of the
+// command's tree, and none of the runners confining it. A runner root
+// (the linux init, bwrap, the reaper) forwards or ignores SIGTERM, and
+// some would end the tree at once on it; runners below it (bwrap's own
+// pid 1, the exec shim) are recognised by running the root's binary or
+// this one. A process whose binary could not be read is left to the
+// SIGKILL that follows, never guessed to be the command. A plain root is
+// the command itself and is signalled with all of its tree.
+func gentleTargets(root treeProc, tree []treeProc, rootIsRunner bool, self fileID) []int {
+	if !rootIsRunner {
+		out := []int{root.pid}
+		for _, p := range tree {
+			out = append(out, p.pid)
+		}
+		return out
+	}
+	var out []int
+	for _, p := range tree {
+		if !p.ok || p.exe == self || (root.ok && p.exe == root.exe) {
+			continue
+		}
+		out = append(out, p.pid)
+	}
+	return out
+}
 
 // ceilings returns the capture bound per stream.
 func ceilings(o *Options) (stdout, stderr int64) {

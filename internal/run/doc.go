@@ -15,6 +15,21 @@
 //   - A timeout, a cancellation, a breached limit or an output ceiling stops
 //     the whole tree, and the Result says which (TimedOut, Aborted, Breach)
 //     with ExitCode nil. WallClock is a timeout reported as a breach.
+//   - A timeout or a cancellation stops the tree gently when KillAfter is
+//     set: SIGTERM to every process of the command's tree (not to the
+//     runners — the init, bwrap, the exec shim, the reaper — recognised by
+//     the binary they run, since some of them end the tree at once on
+//     SIGTERM), so a shell's trap handlers run, then SIGKILL to all of it
+//     once KillAfter has passed or the root has ended. A breach never gets
+//     a grace. A context deadline is reported as TimedOut, a cancellation
+//     as Aborted.
+//   - With Options.Terminal the command runs on a new pseudo-terminal Run
+//     opens (/dev/ptmx, the slave by TIOCGPTPEER): it is the command's
+//     controlling terminal (the command, or the runner's child, leads a
+//     session on it), the user's terminal is in raw mode meanwhile and
+//     restored in release, on every way out of Run, and its window size is
+//     followed on SIGWINCH. A user's terminal is never handed to a
+//     command: as Stdin it is read through a pipe.
 //   - When the Cmd has a status channel, its Exited event is the truth about
 //     the command (the runner exits 128+n for a signalled command).
 //   - Resource limits are enforced by a cgroup when this host lets the
@@ -86,7 +101,18 @@
 //     reaper is one of the tree.
 //   - A live Stdout/Stderr writer that blocks forever blocks the drain and
 //     therefore Run; one that fails is dropped and capture goes on.
-//   - A Stdin reader that never returns keeps one goroutine until it does.
+//   - A Stdin reader that never returns keeps one goroutine until it does;
+//     on a terminal, that goroutine may read one more keystroke after Run
+//     returns (the CLI exits then).
+//   - The gentle SIGTERM goes to the processes found when it is sent; one
+//     forked just after is ended by the SIGKILL. A command process whose
+//     binary is the runner's own (ringfence run inside ringfence) is
+//     taken for a runner and gets only the SIGKILL.
+//   - What the command prints to its terminal reaches the user's terminal
+//     unfiltered, escape sequences included, as any program run there.
+//   - On a terminal the command leads its own session, so under the
+//     process-group tree kill it is outside the runner's group: the tree
+//     walk and the cgroup census still find it.
 //   - Supervision is implemented for Linux only; elsewhere Run returns
 //     ErrUnsupported.
 package run

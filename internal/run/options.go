@@ -15,8 +15,14 @@ const DefaultMaxOutput int64 = 1 << 20
 // Options says how to run one confined command.
 type Options struct {
 	// Stdin is the command's input; nil means /dev/null. An *os.File is
-	// handed over as is; any other reader is copied through a pipe.
+	// handed over as is, unless it is a terminal: a terminal of the user's
+	// is never handed to a command (it could drive it), so it is copied
+	// through a pipe like any other reader. With Terminal.Stdin it feeds
+	// the new terminal instead.
 	Stdin io.Reader
+	// Terminal, when set, runs the command on a new pseudo-terminal; see
+	// Terminal.
+	Terminal *Terminal
 	// Stdout and Stderr, when set, receive the output live as it arrives
 	// (a long build shows progress) while a bounded copy is captured.
 	Stdout, Stderr io.Writer
@@ -25,6 +31,13 @@ type Options struct {
 	MaxStdout, MaxStderr int64
 	// Timeout stops the whole tree when it elapses; zero means none.
 	Timeout time.Duration
+	// KillAfter is the grace a timeout or a cancellation gives the tree:
+	// SIGTERM first to every process of the command's tree (not to the
+	// runners that confine it), so a shell's trap handlers run, then
+	// SIGKILL to the whole tree once KillAfter has passed. Zero or
+	// negative kills at once. A breach (memory, processes, CPU, output)
+	// never gets a grace: a fork bomb is not asked to stop.
+	KillAfter time.Duration
 	// Limits are the resource limits. WallClock acts as a second timeout
 	// and is reported as a breach when it is the one that fired.
 	Limits policy.Limits
@@ -94,17 +107,20 @@ type Usage struct {
 // set beside an ExitCode: the kernel refused something (an OOM kill, a
 // fork at pids.max) but the command ended before it could be stopped.
 type Result struct {
-	ExitCode   *int             `json:"exitCode"`
-	Signal     string           `json:"signal,omitempty"`
-	Stdout     []byte           `json:"stdout"`
-	Stderr     []byte           `json:"stderr"`
-	Truncated  *Truncated       `json:"truncated,omitempty"`
-	TimedOut   bool             `json:"timedOut"`
-	Aborted    bool             `json:"aborted"`
-	DurationMs int64            `json:"durationMs"`
-	Status     status.Summary   `json:"status"`
-	Breach     Breach           `json:"breach,omitempty"`
-	Resources  Resources        `json:"resources"`
-	TreeKill   confine.TreeKill `json:"treeKill"`
-	Usage      Usage            `json:"usage"`
+	ExitCode   *int           `json:"exitCode"`
+	Signal     string         `json:"signal,omitempty"`
+	Stdout     []byte         `json:"stdout"`
+	Stderr     []byte         `json:"stderr"`
+	Truncated  *Truncated     `json:"truncated,omitempty"`
+	TimedOut   bool           `json:"timedOut"`
+	Aborted    bool           `json:"aborted"`
+	DurationMs int64          `json:"durationMs"`
+	Status     status.Summary `json:"status"`
+	// StatusChannel says Status came from a channel (the Cmd's own or the
+	// reaper's) rather than being empty for want of one.
+	StatusChannel bool             `json:"-"`
+	Breach        Breach           `json:"breach,omitempty"`
+	Resources     Resources        `json:"resources"`
+	TreeKill      confine.TreeKill `json:"treeKill"`
+	Usage         Usage            `json:"usage"`
 }

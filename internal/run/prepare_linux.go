@@ -17,6 +17,15 @@ func (s *session) prepare() error {
 	reaper := s.useReaper()
 	pg := c.TreeKill != confine.KillPidNamespace && !inPidNamespace(c.SysProcAttr)
 	s.lim, s.resources = newLimiter(s.o, pg)
+	if t := s.o.Terminal; t != nil {
+		term, err := openTerminal(t)
+		if err != nil {
+			return &StartError{Err: err}
+		}
+		s.term = term
+		s.readers = append(s.readers, term.master)
+		s.childEnds = append(s.childEnds, term.slave)
+	}
 	stdin, err := s.stdin()
 	if err != nil {
 		return &StartError{Err: err}
@@ -31,6 +40,17 @@ func (s *session) prepare() error {
 	}
 	attr, group := procAttr(c, deathSig)
 	s.group = group
+	s.runner = reaper || c.Status != nil
+	if s.term != nil && !s.runner {
+		// The root is the command itself: it leads a session of its own
+		// whose controlling terminal is the new one, so the terminal's
+		// signals (Ctrl-C, Ctrl-Z, SIGWINCH) reach its foreground group. A
+		// runner does the same for the command it starts.
+		if fd, ok := ctty(s.ttyStreams()); ok {
+			attr.Setpgid, attr.Setsid, attr.Setctty, attr.Ctty = false, true, true, fd
+			s.group = true
+		}
+	}
 	s.cmd = &exec.Cmd{
 		Path: c.Path, Args: c.Args, Env: environ(c.Env), Dir: c.Dir,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
@@ -56,28 +76,51 @@ func (s *session) useReaper() bool {
 		!inPidNamespace(s.c.SysProcAttr) && s.c.Status == nil
 }
 
-// stdin returns the command's standard input as a file.
+// ttyStreams says which of the command's standard streams are the new
+// terminal.
+func (s *session) ttyStreams() [3]bool {
+	t := s.o.Terminal
+	if t == nil {
+		return [3]bool{}
+	}
+	return [3]bool{t.Stdin, t.Stdout, t.Stderr}
+}
+
+// stdin returns the command's standard input as a file. A terminal of the
+// user's is never handed over: the command reads it through a pipe (or,
+// with Options.Terminal, through the new terminal), so it cannot drive it.
 func (s *session) stdin() (*os.File, error) {
+	if s.term != nil && s.o.Terminal.Stdin {
+		return s.term.slave, nil
+	}
 	switch in := s.o.Stdin.(type) {
 	case nil:
 		f, err := os.Open(os.DevNull)
 		s.childEnds = append(s.childEnds, f)
 		return f, err
 	case *os.File:
-		return in, nil
-	default:
-		r, w, err := os.Pipe()
-		if err != nil {
-			return nil, err
+		if !isTerminal(in) {
+			return in, nil
 		}
-		s.childEnds = append(s.childEnds, r)
-		s.readers = append(s.readers, w)
-		go func() {
-			_, _ = io.Copy(w, in)
-			_ = w.Close()
-		}()
-		return r, nil
+		return s.pipeIn(in)
+	default:
+		return s.pipeIn(in)
 	}
+}
+
+// pipeIn copies in to the command through a pipe.
+func (s *session) pipeIn(in io.Reader) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	s.childEnds = append(s.childEnds, r)
+	s.readers = append(s.readers, w)
+	go func() {
+		_, _ = io.Copy(w, in)
+		_ = w.Close()
+	}()
+	return r, nil
 }
 
 // outputs makes the stdout and stderr pipes and their bounded captures.
@@ -90,7 +133,12 @@ func (s *session) outputs() (*os.File, *os.File, error) {
 	s.out = newCapture(outMax, s.o.Stdout, over)
 	s.errs = newCapture(errMax, s.o.Stderr, over)
 	var ends [2]*os.File
+	tty := s.ttyStreams()
 	for i := range ends {
+		if tty[i+1] {
+			ends[i] = s.term.slave
+			continue
+		}
 		r, w, err := os.Pipe()
 		if err != nil {
 			return nil, nil, err
@@ -106,8 +154,22 @@ func (s *session) outputs() (*os.File, *os.File, error) {
 func (s *session) startCopies() {
 	for i, c := range []*capture{s.out, s.errs} {
 		r := s.pipes[i]
+		if r == nil {
+			continue // this stream is the terminal
+		}
 		s.copies.Add(1)
 		go func() { defer s.copies.Done(); drain(r, c) }()
+	}
+	if s.term != nil {
+		c := s.out
+		if s.o.Terminal.outputStream() == 2 {
+			c = s.errs
+		}
+		s.copies.Add(1)
+		go func() { defer s.copies.Done(); drain(s.term.master, c) }()
+		if s.o.Terminal.Stdin {
+			s.term.feed(s.o.Stdin)
+		}
 	}
 }
 

@@ -124,10 +124,18 @@ func reapedCmd(path string, argv []string, n int) *exec.Cmd {
 	for i := range extra {
 		extra[i] = os.NewFile(uintptr(3+i), "extra")
 	}
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// On a terminal (only ever the new one Run opened: Run never hands a
+	// user's terminal over), the command leads a session whose controlling
+	// terminal it is, so Ctrl-C and Ctrl-Z reach its foreground group. Its
+	// group is still its pid, which endAll kills.
+	if fd, ok := ctty([3]bool{isTerminal(os.Stdin), isTerminal(os.Stdout), isTerminal(os.Stderr)}); ok {
+		attr.Setpgid, attr.Setsid, attr.Setctty, attr.Ctty = false, true, true, fd
+	}
 	return &exec.Cmd{
 		Path: path, Args: argv, Env: environ(os.Environ()),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, ExtraFiles: extra,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		SysProcAttr: attr,
 	}
 }
 

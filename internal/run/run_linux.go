@@ -45,7 +45,9 @@ type session struct {
 	cmd *exec.Cmd
 	p   *proc
 
-	group     bool // the root leads its own process group
+	group     bool        // the root leads its own process group
+	runner    bool        // the root is a runner (an init, a shim, the reaper), not the command
+	term      *ptySession // the new terminal, with Options.Terminal
 	lim       limiter
 	resources Resources
 
@@ -127,6 +129,32 @@ func (s *session) stop(c cause) {
 	killTree(s.p, s.group)
 }
 
+// stopGently records c and stops the tree the way timeout(1) -k does:
+// SIGTERM to every process of the command's tree, then SIGKILL to all of
+// it once the grace has passed, the root has ended, or a breach or an
+// output ceiling says waiting is no longer safe.
+func (s *session) stopGently(c cause, breach <-chan Breach) {
+	if s.o.KillAfter <= 0 {
+		s.stop(c)
+		return
+	}
+	s.mu.Lock()
+	if !s.why.stopped() {
+		s.why = c
+	}
+	s.mu.Unlock()
+	terminateTree(s.p, s.runner)
+	grace := time.NewTimer(s.o.KillAfter)
+	defer grace.Stop()
+	select {
+	case <-s.p.done:
+	case <-grace.C:
+	case <-breach:
+	case <-s.ceiling:
+	}
+	killTree(s.p, s.group)
+}
+
 // supervise waits for the end, a deadline, a cancellation, a breach or an
 // output ceiling, whichever comes first, and then for the tree to be gone.
 func (s *session) supervise(ctx context.Context, begin time.Time) {
@@ -141,9 +169,9 @@ func (s *session) supervise(ctx context.Context, begin time.Time) {
 	select {
 	case <-s.p.done:
 	case <-ctx.Done():
-		s.stop(cause{aborted: true})
+		s.stopGently(ctxCause(ctx.Err()), breach)
 	case <-timer:
-		s.stop(dc)
+		s.stopGently(dc, breach)
 	case b := <-breach:
 		s.stop(cause{breach: b})
 	case <-s.ceiling:
@@ -231,7 +259,7 @@ func (s *session) result(begin time.Time) *Result {
 	var sum *status.Summary
 	if s.statusSummary != nil {
 		v := <-s.statusSummary
-		r.Status, sum = v, &v
+		r.Status, sum, r.StatusChannel = v, &v, true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -254,6 +282,9 @@ func (s *session) treeKill() confine.TreeKill {
 // release closes everything the session opened and runs the backend's
 // Cleanup once the tree is gone.
 func (s *session) release() {
+	if s.term != nil {
+		s.term.release() // the user's terminal first: whatever else fails
+	}
 	if s.lim != nil { // never started: nothing can be inside
 		s.lim.remove()
 	}

@@ -75,6 +75,34 @@ func killTree(p *proc, group bool) {
 	_ = p.process.Signal(syscall.SIGKILL) // by pidfd: never a reused pid
 }
 
+// terminateTree sends the polite SIGTERM of a gentle stop (gentleTargets
+// decides to whom). The root is held unreaped meanwhile, so no pid of the
+// walk can have been reused.
+func terminateTree(p *proc, rootIsRunner bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reaped {
+		return
+	}
+	root := exeOf(p.pid)
+	var tree []treeProc
+	for _, pid := range descendants(p.pid) {
+		tree = append(tree, exeOf(pid))
+	}
+	self := exeOf(os.Getpid())
+	signalAll(gentleTargets(root, tree, rootIsRunner, self.exe), syscall.SIGTERM)
+}
+
+// exeOf identifies the binary pid runs, by the file /proc/<pid>/exe
+// leads to (device and inode, so a bind mount of it is the same file).
+func exeOf(pid int) treeProc {
+	var st syscall.Stat_t
+	if err := syscall.Stat("/proc/"+strconv.Itoa(pid)+"/exe", &st); err != nil {
+		return treeProc{pid: pid}
+	}
+	return treeProc{pid: pid, exe: fileID{dev: st.Dev, ino: st.Ino}, ok: true}
+}
+
 // killLeftovers ends what is left of the group once the root is reaped.
 func killLeftovers(p *proc, group bool) {
 	if group {

@@ -25,7 +25,11 @@
 //   - --unshare-user --disable-userns --unshare-pid --unshare-ipc
 //     --unshare-uts --unshare-cgroup-try, --unshare-net unless the policy
 //     allows all networks; --die-with-parent, --new-session, --cap-drop ALL,
-//     --clearenv then --setenv for each allowed variable, --chdir.
+//     --clearenv then --setenv for each allowed variable, --chdir. On a
+//     terminal (only ever the new one run opened for this command) the
+//     exec shim makes it the controlling terminal of the session
+//     --new-session gave it (TIOCSCTTY), or of its supervised child's, so
+//     Ctrl-C and Ctrl-Z reach the command; bwrap names it /dev/console.
 //   - The seccomp filter of package seccomp (ptrace, mount, bpf, keyrings,
 //     io_uring, namespaces, foreign architectures, TIOCSTI, …) via --seccomp.
 //

@@ -49,6 +49,7 @@ func Shim(args []string) int {
 		return supervise(out, path, o)
 	}
 	_ = status.Write(out, status.Event{Kind: status.Started, Pid: os.Getpid()})
+	takeTerminal()
 	return execFailed(out, unix.Exec(path, o.argv, os.Environ()))
 }
 
@@ -138,6 +139,20 @@ func markAllCloexec() {
 	for _, e := range entries {
 		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
 			unix.CloseOnExec(fd)
+		}
+	}
+}
+
+// takeTerminal makes the terminal on the shim's standard descriptors, if
+// any, the controlling terminal of its session (bwrap --new-session made
+// the shim a session leader with none), so the terminal's Ctrl-C, Ctrl-Z
+// and SIGWINCH reach the command it becomes. That terminal is the one the
+// supervisor opened for this command, never the user's.
+func takeTerminal() {
+	for fd := range 3 {
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			_ = unix.IoctlSetInt(fd, unix.TIOCSCTTY, 0)
+			return
 		}
 	}
 }

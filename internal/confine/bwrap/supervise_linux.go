@@ -48,6 +48,12 @@ func supervise(out *os.File, path string, o shimOpts) int {
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
 
 	cmd := &exec.Cmd{Path: path, Args: o.argv, Env: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	for fd := range 3 { // on a terminal (the supervisor's new one), lead a session on it
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: fd}
+			break
+		}
+	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwarded...)
 	// Started goes first, as in the in-place path: once the command runs it

@@ -59,8 +59,34 @@ func start(spec *Spec) (int, error) {
 	return syscall.ForkExec(prog, spec.Argv, &syscall.ProcAttr{
 		Env:   spec.Env,
 		Files: []uintptr{0, 1, 2},
-		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		Sys:   childAttr(stdioTerminals()),
 	})
+}
+
+// childAttr is how the command is started. On a terminal it leads a
+// session whose controlling terminal that is, so the terminal's Ctrl-C,
+// Ctrl-Z and SIGWINCH reach its foreground group (the supervisor opened
+// that terminal for this command: it never passes a terminal of the
+// user's, see run.Options.Stdin). Otherwise it stays in the init's session.
+func childAttr(tty [3]bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	for fd, t := range tty {
+		if t {
+			a.Setsid, a.Setctty, a.Ctty = true, true, fd
+			break
+		}
+	}
+	return a
+}
+
+// stdioTerminals says which of descriptors 0, 1 and 2 are terminals.
+func stdioTerminals() [3]bool {
+	var tty [3]bool
+	for fd := range tty {
+		_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+		tty[fd] = err == nil
+	}
+	return tty
 }
 
 // lookPath finds prog in the command's own PATH, as a shell would.

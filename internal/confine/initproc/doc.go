@@ -47,7 +47,11 @@
 //     refusing every socket family but AF_UNIX where there is no network
 //     namespace; unix-socket connects are supervised by the init.
 //  7. Forks and executes the command from that thread (it inherits all of
-//     the above), reports "started" or a "failed" with not-found or
+//     the above) — on a terminal (only ever the new one the supervisor
+//     opened, see run.Options.Terminal) as the leader of a session whose
+//     controlling terminal it is, so Ctrl-C and Ctrl-Z reach its
+//     foreground group; that terminal is also bound at /dev/console in the
+//     view (checked to be the same device and inode) so ttyname works —, reports "started" or a "failed" with not-found or
 //     not-executable (exec errors come back synchronously from ForkExec,
 //     so a missing program is never confused with a command exiting 127),
 //     forwards SIGTERM/INT/HUP/QUIT/USR1/USR2, reaps every orphan, and on

@@ -135,6 +135,9 @@ func (vw *view) dev(target string, ro bool) error {
 			return err
 		}
 	}
+	if err := vw.console(fd, target); err != nil {
+		return err
+	}
 	if err := vw.devpts(target + "/pts"); err != nil {
 		return err
 	}

@@ -64,9 +64,7 @@ func main() {
 }
 
 func sandbox(root string) (*ringfence.Local, error) {
-	return ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Defaults: policy.Defaults{
-		Mode: policy.WorkspaceWrite, Baseline: policy.Read,
-	}})
+	return ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Defaults: policy.AgentDefaults()})
 }
 
 func serve(root string) int {

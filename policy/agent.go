@@ -1,0 +1,26 @@
+package policy
+
+// AgentDefaults is the profile ringfence is for, defined once: the workspace
+// (and a private temp dir) writable, the rest of the host readable with the
+// protected subpaths read-only, and no network at all. The CLI starts from
+// it, a zero ringfence.Config gets it, and the conformance suite runs it.
+// Root and TempDir are left for the caller; every call returns a fresh
+// value, so changing one does not change the next.
+func AgentDefaults() Defaults {
+	return Defaults{
+		Mode:     WorkspaceWrite,
+		Baseline: Read,
+		Network:  Network{Mode: NetDeny},
+	}
+}
+
+// IsZero reports whether d sets nothing at all: no field differs from its
+// zero value. A zero Defaults is the one value a caller cannot have meant
+// literally (read-only over an allow-list that lists nothing), so a facade
+// may read it as "the default profile".
+func (d *Defaults) IsZero() bool {
+	return d.Mode == 0 && d.Root == "" && d.TempDir == "" && d.Baseline == 0 &&
+		d.Entries == nil && d.Network.Mode == 0 && d.Network.Domains == nil &&
+		d.Limits == (Limits{}) && d.ProtectGit == GitDefault && d.ExtraProtected == nil &&
+		!d.AllowAliasedWrites && d.UnixSockets == nil && d.ReadFile == nil && d.Now == nil
+}
