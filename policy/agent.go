@@ -22,5 +22,6 @@ func (d *Defaults) IsZero() bool {
 	return d.Mode == 0 && d.Root == "" && d.TempDir == "" && d.Baseline == 0 &&
 		d.Entries == nil && d.Network.Mode == 0 && d.Network.Domains == nil &&
 		d.Limits == (Limits{}) && d.ProtectGit == GitDefault && d.ExtraProtected == nil &&
-		!d.AllowAliasedWrites && d.UnixSockets == nil && d.ReadFile == nil && d.Now == nil
+		!d.AllowAliasedWrites && d.UnixSockets == nil && d.ReadFile == nil && d.Now == nil &&
+		d.Restrictions == nil
 }
