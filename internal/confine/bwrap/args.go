@@ -48,6 +48,13 @@ type ArgOptions struct {
 	// sandbox-private, or when the policy names it; every other one is a
 	// host socket and refused.
 	SuperviseUnix bool
+	// Pins maps each directory of PinDirs that exists as a real directory
+	// (no link on the way from its root) to the descriptor, in bwrap's
+	// table, of that directory opened by the caller; it is bound over
+	// itself (--bind-fd) so that it cannot be renamed or removed. A
+	// directory missing from the map is not pinned (it does not exist, or
+	// is reached through a link).
+	Pins map[string]int
 }
 
 // Spec is the pure result of planning one bwrap invocation.
@@ -131,9 +138,12 @@ func appendFD(a []string, flag string, fd int) []string {
 
 // namespaceArgs unshares everything bwrap can; the network only when the
 // policy does not allow everything. --disable-userns stops the command
-// from making a nested user namespace to regain capabilities.
+// from making a nested user namespace to regain capabilities. --as-pid-1
+// leaves out bwrap's own init, which would be a process in the sandbox
+// outside the shim's filters, dumpable and signallable by the command:
+// the shim is pid 1 instead (see Shim).
 func namespaceArgs(p *policy.Policy) []string {
-	a := []string{"--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc",
+	a := []string{"--unshare-user", "--disable-userns", "--unshare-pid", "--as-pid-1", "--unshare-ipc",
 		"--unshare-uts", "--unshare-cgroup-try"}
 	if p.Network.Mode != policy.NetAllowAll {
 		a = append(a, "--unshare-net")
@@ -162,6 +172,11 @@ func check(p *policy.Policy, req confine.Request, opts ArgOptions) error {
 		return fmt.Errorf("%w: empty argv", policy.ErrPolicy)
 	case opts.Stat == nil || !strings.HasPrefix(opts.Shim, "/") || opts.ShimFD <= 2:
 		return fmt.Errorf("bwrap: incomplete options (stat, shim path, shim descriptor)")
+	}
+	for _, fd := range opts.Pins {
+		if fd <= 2 {
+			return fmt.Errorf("bwrap: a pin on a standard descriptor")
+		}
 	}
 	for _, kv := range req.Env {
 		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {

@@ -25,6 +25,7 @@ const (
 	fdStatus  = 4 // bwrap's --json-status-fd
 	fdShim    = 5 // the shim's status records
 	fdSeccomp = 6 // memfd with the compiled seccomp filter
+	fdPins    = 7 // the first directory to pin (see PinDirs), one per descriptor
 )
 
 // probeTimeout bounds each bwrap run Available makes.
