@@ -67,7 +67,11 @@ func TestDiesWithRingfence(t *testing.T) {
 	for _, f := range cmd.ExtraFiles {
 		_ = f.Close()
 	}
-	t.Cleanup(func() { killAll(append(inNamespace(ns), strconv.Itoa(bw))) }) // survivors of a failure
+	t.Cleanup(func() { // survivors of a failure, which this test started
+		if t.Failed() {
+			killAll(append(inNamespace(ns), strconv.Itoa(bw)))
+		}
+	})
 	waitFor(t, func() bool { return len(inNamespace(ns)) == 0 && !exists("/proc/"+strconv.Itoa(bw)) })
 }
 
