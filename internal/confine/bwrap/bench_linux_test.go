@@ -30,7 +30,13 @@ func BenchmarkConfineTrue(b *testing.B) {
 
 // BenchmarkFirstRun is what a one-shot `ringfence run` pays: a fresh
 // provider (its probe of bwrap included) and one confined /bin/true.
-func BenchmarkFirstRun(b *testing.B) {
+func BenchmarkFirstRun(b *testing.B) { benchFirstRun(b, "") }
+
+// BenchmarkFirstRunCached is BenchmarkFirstRun with the probe remembered
+// (Options.ProbeCache), as ringfence runs it.
+func BenchmarkFirstRunCached(b *testing.B) { benchFirstRun(b, b.TempDir()) }
+
+func benchFirstRun(b *testing.B, cache string) {
 	self, _ := os.Executable()
 	if err := bwrap.New(bwrap.Options{Self: self}).Available(); err != nil {
 		b.Skip(err)
@@ -38,7 +44,7 @@ func BenchmarkFirstRun(b *testing.B) {
 	root := b.TempDir()
 	pol := &policy.Policy{Mode: policy.WorkspaceWrite, Root: root, Layers: []policy.Layer{{Path: root, Access: policy.Write}}}
 	for b.Loop() {
-		p := bwrap.New(bwrap.Options{Self: self})
+		p := bwrap.New(bwrap.Options{Self: self, ProbeCache: cache})
 		if err := p.Available(); err != nil {
 			b.Fatal(err)
 		}

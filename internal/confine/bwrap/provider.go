@@ -26,6 +26,11 @@ type Options struct {
 	// reported as exit code 128+N. Supervision is also off where the
 	// kernel lacks seccomp user notification.
 	NoSupervise bool
+	// ProbeCache is a directory (absolute; the user's own cache) where a
+	// successful probe of bwrap is remembered for this boot, user and bwrap
+	// binary, so that later providers skip running bwrap twice before the
+	// command (see markerPath). "" probes every time.
+	ProbeCache string
 }
 
 // Provider is the bubblewrap backend. Available probes once and caches.
