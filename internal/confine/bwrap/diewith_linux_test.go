@@ -99,9 +99,15 @@ func startAndKill(t *testing.T, c *exec.Cmd, root string) (string, int) {
 	return ns, bw
 }
 
+// children of pid, whichever of its threads forked them.
 func children(pid int) []string {
-	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(pid) + "/children")
-	return strings.Fields(string(b))
+	var out []string
+	tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	for _, task := range tasks {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + task.Name() + "/children")
+		out = append(out, strings.Fields(string(b))...)
+	}
+	return out
 }
 
 // killAll ends the control's survivors, which this test started.
