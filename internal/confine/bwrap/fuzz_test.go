@@ -30,6 +30,7 @@ func FuzzPlan(f *testing.F) {
 	f.Add([]byte{0, 2, 1, 1, 2, 0, 3, 2, 1}, false, false)
 	f.Add([]byte{6, 0, 1, 2, 4, 1, 7, 0}, true, false)
 	f.Add([]byte{0, 2, 4, 1, 5, 0}, false, true)
+	f.Add([]byte{0, 2, 9, 0}, false, false) // a deep carve-out: pins on the way to it
 	f.Fuzz(func(t *testing.T, data []byte, denyBaseline, expand bool) {
 		pol := fuzzPolicy(data, denyBaseline)
 		o := opts()
