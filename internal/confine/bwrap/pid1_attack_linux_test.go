@@ -73,8 +73,9 @@ func TestProcWritesRefused(t *testing.T) {
 
 // TestPid1Attacks: under plain bwrap, pid 1 is bwrap's init — outside the
 // shim's guard and connect supervision, same uid, dumpable — so the command
-// can write code into it (/proc/1/mem), read it, compare or take its
-// descriptors and advise its memory; code run there would create protected
+// can write code into it (/proc/1/mem), read it (environ,
+// process_vm_readv), trace it, compare or take its descriptors and advise
+// its memory; code run there would create protected
 // names, connect to host sockets or outlive ringfence. Here pid 1 is the
 // non-dumpable shim, and every one of these is refused.
 func TestPid1Attacks(t *testing.T) {
@@ -83,7 +84,7 @@ func TestPid1Attacks(t *testing.T) {
 	if !strings.Contains(res.stdout, " "+bwrap.ShimArg+" ") || !strings.Contains(res.stdout, "ppid=1") {
 		t.Fatalf("pid 1 is not the shim, or the command is not its child: %q", res.stdout)
 	}
-	for _, attack := range []string{"mem", "environ", "kcmp", "getfd", "madvise"} {
+	for _, attack := range []string{"mem", "environ", "kcmp", "getfd", "madvise", "vmread", "seize"} {
 		t.Run(attack, func(t *testing.T) {
 			argv := []string{self(t), "__pid1", attack}
 			if code, out := bare(t, argv...); code != 0 {

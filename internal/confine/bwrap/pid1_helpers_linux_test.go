@@ -62,6 +62,21 @@ func pid1Attack(args []string) int {
 		}
 		fmt.Fprintln(os.Stderr, "process_madvise passed the access check:", e)
 		return 0
+	case "vmread": // process_vm_readv from pid 1: EFAULT means the access check passed
+		var b [8]byte
+		local := unix.Iovec{Base: &b[0], Len: 8}
+		remote := unix.RemoteIovec{Base: 0x1000, Len: 8}
+		_, err := unix.ProcessVMReadv(1, []unix.Iovec{local}, []unix.RemoteIovec{remote}, 0)
+		if err == unix.EPERM || err == unix.EACCES || err == unix.ESRCH {
+			return refused(err)
+		}
+		return 0
+	case "seize": // attach to pid 1 as a tracer (PTRACE_SEIZE does not stop it), then detach
+		if err := unix.PtraceSeize(1); err != nil {
+			return refused(err)
+		}
+		_ = unix.PtraceDetach(1)
+		return 0
 	case "whois1": // print pid 1's command line and our parent
 		b, _ := os.ReadFile("/proc/1/cmdline")
 		fmt.Printf("%s ppid=%d\n", strings.ReplaceAll(string(b), "\x00", " "), os.Getppid())
