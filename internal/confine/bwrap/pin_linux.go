@@ -17,40 +17,23 @@ type pin struct {
 	f   *os.File
 }
 
-// openPins opens every directory of PinDirs(p) beneath its writable root
-// with openat2: no link followed (RESOLVE_NO_SYMLINKS, so a link the
-// command planted in its workspace cannot steer a read-write bind onto a
-// host directory), never above the root (RESOLVE_BENEATH). A directory
-// that does not exist, is not a directory or is reached through a link is
-// not pinned: there is nothing of the workspace's to hold there (the
-// carve-out beneath it is then missing too, and guarded as such). Any
-// other failure fails the run: the view would be weaker than planned.
+// openPins opens every directory of PinDirs(p) beneath its writable root,
+// one component at a time without following a link (O_NOFOLLOW with
+// O_DIRECTORY: a link is ENOTDIR), so a link the command planted in its
+// workspace cannot steer a read-write bind onto a host directory. (A walk,
+// not openat2, so that kernels before 5.6 — the hosts bwrap is for — pin
+// too.) A directory that does not exist, is not a directory or is reached
+// through a link is not pinned: there is nothing of the workspace's to
+// hold there (the carve-out beneath it is then missing too, and guarded as
+// such). Any other failure fails the run: the view would be weaker than
+// planned.
 func openPins(p *policy.Policy) ([]pin, error) {
 	var out []pin
-	roots := map[string]int{}
-	defer func() {
-		for _, fd := range roots {
-			_ = unix.Close(fd)
-		}
-	}()
 	for _, dir := range PinDirs(p) {
 		root := PinRoot(p, dir)
-		rfd, ok := roots[root]
-		if !ok {
-			fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				closePins(out)
-				return nil, fmt.Errorf("bwrap: cannot open a writable root to pin its directories: %w", err)
-			}
-			roots[root], rfd = fd, fd
-		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(dir, root), "/")
-		fd, err := unix.Openat2(rfd, rel, &unix.OpenHow{
-			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC | unix.O_NOFOLLOW,
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-		})
+		fd, err := openBeneath(root, strings.TrimPrefix(strings.TrimPrefix(dir, root), "/"))
 		switch {
-		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.ELOOP), errors.Is(err, unix.EXDEV):
+		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.ELOOP):
 			continue
 		case err != nil:
 			closePins(out)
@@ -59,6 +42,28 @@ func openPins(p *policy.Policy) ([]pin, error) {
 		out = append(out, pin{dir: dir, f: os.NewFile(uintptr(fd), dir)})
 	}
 	return out, nil
+}
+
+// openBeneath opens the directory rel (clean, relative) under root as an
+// O_PATH descriptor, following no link on the way.
+func openBeneath(root, rel string) (int, error) {
+	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	for _, name := range strings.Split(rel, "/") {
+		if name == "" || name == "." || name == ".." {
+			_ = unix.Close(fd)
+			return -1, fmt.Errorf("not a clean relative path: %q", rel)
+		}
+		next, err := unix.Openat(fd, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		_ = unix.Close(fd)
+		if err != nil {
+			return -1, err
+		}
+		fd = next
+	}
+	return fd, nil
 }
 
 func closePins(ps []pin) {
