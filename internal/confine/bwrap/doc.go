@@ -152,15 +152,14 @@
 //     link: a carve-out's read-only bind or a mask would then land
 //     elsewhere (the carve-out itself unprotected for that run), or a
 //     pin's workspace directory would appear at another place in the
-//     sandbox's own view (never a host directory made writable). The
-//     native backend resolves inside the view instead.
+//     sandbox's own view (never a host directory made writable). An
+//     expanded root's entries are bound back read-write by path, so there
+//     the swap could bind a host directory read-write: expansion is off in
+//     ringfence itself (NoExpand). The native backend resolves inside the
+//     view instead.
 //   - /proc is read-only as a whole: a command cannot write its own
 //     /proc/self files either (oom_score_adj, comm, attr), as under the
 //     native backend.
 //   - A pre-existing hard link inside a writable root to a file outside is
 //     writable through the bind; the workspace fence refuses aliased writes.
-//   - Renaming a directory that holds a protected path deeper than the
-//     root's top level moves its mount along: a fresh directory of the same
-//     name is then writable. The policy's generated protected paths sit
-//     directly under each root, whose bind cannot be renamed (EBUSY).
 package bwrap
