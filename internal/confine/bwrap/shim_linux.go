@@ -23,10 +23,10 @@ import (
 // variables (bwrap's --chdir sets PWD), marks every descriptor above stderr
 // close-on-exec (so neither FD nor anything bwrap passed through reaches
 // the command), and resolves ARGV[0] on PATH. Then it stays as the
-// command's parent and the sandbox's reaper (see runCommand): every process in the
-// sandbox is the command or one of its descendants, under the filters the
-// shim installed. With --supervise it also filters the command's
-// unix-socket connects (and, with --protect, its creations).
+// command's parent and the sandbox's reaper (see runCommand): every other
+// process in the sandbox is the command or one of its descendants, under
+// the filters the shim installed. With --supervise it also filters the
+// command's unix-socket connects (and, with --protect, its creations).
 func Shim(args []string) int {
 	o, err := parseShim(args)
 	if err != nil {

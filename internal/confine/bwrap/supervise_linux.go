@@ -18,8 +18,8 @@ import (
 // forwarded are the signals the shim passes on to the command.
 var forwarded = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2}
 
-// runCommand starts the command as the shim's child and stays, as the sandbox's
-// pid 1, until it ends. With --supervise the command runs under a second
+// runCommand starts the command as the shim's child and stays, as the
+// sandbox's pid 1, until it ends. With --supervise the command runs under a second
 // seccomp filter that sends its unix-socket connects (and, with --protect,
 // its creations) to the shim, which answers them (seccomp.Supervise) from
 // inside the sandbox, where it shares the command's mount namespace and
