@@ -55,6 +55,10 @@ type ArgOptions struct {
 	// directory missing from the map is not pinned (it does not exist, or
 	// is reached through a link).
 	Pins map[string]int
+	// OpenFDBase, when > 0, makes an expanded root's entries bound from
+	// descriptors (--bind-fd) numbered from it, which the caller opens in
+	// the order Spec.Opens lists; 0 binds them by path.
+	OpenFDBase int
 }
 
 // Spec is the pure result of planning one bwrap invocation.
@@ -67,6 +71,9 @@ type Spec struct {
 	// or host path appears on bwrap's command line.
 	Split       int
 	Enforcement confine.Enforcement
+	// Opens are the entries the caller must open (without following a
+	// link) as descriptors OpenFDBase, OpenFDBase+1, … before bwrap runs.
+	Opens []Open
 }
 
 // Args is Plan's argv alone: a pure function of the policy, the request and
@@ -117,7 +124,7 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 	}
 	a = append(a, "--")
 	a = append(a, req.Argv...)
-	return Spec{Args: a, Split: split, Enforcement: enforcement(p, reasons, opts)}, nil
+	return Spec{Args: a, Split: split, Enforcement: enforcement(p, reasons, opts), Opens: v.opens}, nil
 }
 
 func hasVar(env []string, name string) bool {
@@ -177,6 +184,9 @@ func check(p *policy.Policy, req confine.Request, opts ArgOptions) error {
 		if fd <= 2 {
 			return fmt.Errorf("bwrap: a pin on a standard descriptor")
 		}
+	}
+	if opts.OpenFDBase < 0 || (opts.OpenFDBase > 0 && opts.OpenFDBase <= 2) {
+		return fmt.Errorf("bwrap: entries opened on a standard descriptor")
 	}
 	for _, kv := range req.Env {
 		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {

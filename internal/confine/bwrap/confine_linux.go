@@ -39,6 +39,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	for i, pin := range pins {
 		o.Pins[pin.dir] = fdPins + i
 	}
+	o.OpenFDBase = fdPins + len(pins)
 	if p.opts.NoExpand {
 		o.List = nil
 	}
@@ -47,14 +48,20 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		closePins(pins)
 		return nil, err
 	}
-	return p.start(spec, req, filter, pins)
+	entries, err := openEntries(req.Policy, spec.Opens)
+	if err != nil {
+		closePins(pins)
+		return nil, err
+	}
+	return p.start(spec, req, filter, pins, entries)
 }
 
-func (p *Provider) start(spec Spec, req confine.Request, filter []byte, pins []pin) (*confine.Cmd, error) {
+func (p *Provider) start(spec Spec, req confine.Request, filter []byte, pins []pin, entries []*os.File) (*confine.Cmd, error) {
 	f := &files{}
 	for _, pin := range pins {
 		f.pins = append(f.pins, pin.f)
 	}
+	f.pins = append(f.pins, entries...) // numbered on from the pins: OpenFDBase
 	if err := f.open(spec, filter); err != nil {
 		f.closeAll()
 		return nil, err
@@ -95,7 +102,7 @@ func seccompFilter() ([]byte, error) {
 
 // files are the descriptors of one invocation.
 type files struct {
-	pins                     []*os.File // fdPins, fdPins+1, …
+	pins                     []*os.File // fdPins, fdPins+1, …: pins, then Spec.Opens
 	args, seccomp            *os.File
 	statusR, statusW         *os.File
 	shimR, shimW, outR, outW *os.File

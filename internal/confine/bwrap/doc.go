@@ -117,7 +117,8 @@
 //     read-write bind, so it is made from a descriptor opened beneath the
 //     root without following links — bwrap binding a path would follow a
 //     link the command planted (.git -> ../../elsewhere) and bind a host
-//     directory read-write.
+//     directory read-write. The entries of an expanded root (Known gaps)
+//     are bound the same way (Spec.Opens).
 //
 // What the native backend holds that this one does not: Landlock (a second
 // fence for writes, signal and abstract-socket scoping) and locked
@@ -153,10 +154,10 @@
 //     elsewhere (the carve-out itself unprotected for that run), or a
 //     pin's workspace directory would appear at another place in the
 //     sandbox's own view (never a host directory made writable). An
-//     expanded root's entries are bound back read-write by path, so there
-//     the swap could bind a host directory read-write: expansion is off in
-//     ringfence itself (NoExpand). The native backend resolves inside the
-//     view instead.
+//     expanded root's entries, bound back read-write, are bound from
+//     descriptors opened without following links as well: one that
+//     changed since it was listed fails the run. The native backend
+//     resolves inside the view instead.
 //   - /proc is read-only as a whole: a command cannot write its own
 //     /proc/self files either (oom_score_adj, comm, attr), as under the
 //     native backend.

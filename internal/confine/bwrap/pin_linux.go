@@ -31,7 +31,7 @@ func openPins(p *policy.Policy) ([]pin, error) {
 	var out []pin
 	for _, dir := range PinDirs(p) {
 		root := PinRoot(p, dir)
-		fd, err := openBeneath(root, strings.TrimPrefix(strings.TrimPrefix(dir, root), "/"))
+		fd, err := openBeneath(root, strings.TrimPrefix(strings.TrimPrefix(dir, root), "/"), true)
 		switch {
 		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.ELOOP):
 			continue
@@ -44,26 +44,64 @@ func openPins(p *policy.Policy) ([]pin, error) {
 	return out, nil
 }
 
-// openBeneath opens the directory rel (clean, relative) under root as an
-// O_PATH descriptor, following no link on the way.
-func openBeneath(root, rel string) (int, error) {
+// openBeneath opens rel (clean, relative) under root as an O_PATH
+// descriptor, following no link on the way or at the end: every component
+// but the last must be a directory, and the last one a directory if dir,
+// else anything but a directory or a link.
+func openBeneath(root, rel string, dir bool) (int, error) {
 	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, err
 	}
-	for _, name := range strings.Split(rel, "/") {
+	names := strings.Split(rel, "/")
+	for i, name := range names {
 		if name == "" || name == "." || name == ".." {
 			_ = unix.Close(fd)
 			return -1, fmt.Errorf("not a clean relative path: %q", rel)
 		}
-		next, err := unix.Openat(fd, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		flags := unix.O_PATH | unix.O_NOFOLLOW | unix.O_CLOEXEC
+		if dir || i < len(names)-1 {
+			flags |= unix.O_DIRECTORY
+		}
+		next, err := unix.Openat(fd, name, flags, 0)
 		_ = unix.Close(fd)
 		if err != nil {
 			return -1, err
 		}
 		fd = next
 	}
+	if !dir {
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT == unix.S_IFLNK || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			_ = unix.Close(fd)
+			return -1, fmt.Errorf("%s is no longer the file it was: %w", rel, unix.ELOOP)
+		}
+	}
 	return fd, nil
+}
+
+// openEntries opens what Plan asked for (an expanded root's entries), in
+// order. Any failure fails the run: the entry changed since it was listed
+// (a link swapped in, say), and binding whatever is there now could bind a
+// host file read-write.
+func openEntries(p *policy.Policy, opens []Open) ([]*os.File, error) {
+	var out []*os.File
+	for _, o := range opens {
+		root := PinRoot(p, o.Path)
+		fd := -1
+		err := fmt.Errorf("outside every writable root")
+		if root != "" && root != o.Path {
+			fd, err = openBeneath(root, strings.TrimPrefix(strings.TrimPrefix(o.Path, root), "/"), o.Dir)
+		}
+		if err != nil {
+			for _, f := range out {
+				_ = f.Close()
+			}
+			return nil, fmt.Errorf("bwrap: the workspace changed while the sandbox was planned: %w", err)
+		}
+		out = append(out, os.NewFile(uintptr(fd), o.Path))
+	}
+	return out, nil
 }
 
 func closePins(ps []pin) {

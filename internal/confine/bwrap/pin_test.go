@@ -1,6 +1,7 @@
 package bwrap_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -90,5 +91,39 @@ func TestPinArgs(t *testing.T) {
 	o.Pins = map[string]int{"/home/u/repo/.git": 2}
 	if _, err := bwrap.Args(&pol, confine.Request{Argv: []string{"true"}}, o); err == nil {
 		t.Error("a pin on a standard descriptor was accepted")
+	}
+}
+
+// TestExpandedEntriesByDescriptor: with OpenFDBase, an expanded root's
+// entries are bound from descriptors the caller opens (Spec.Opens, in
+// order), never by path; links are still recreated, not bound.
+func TestExpandedEntriesByDescriptor(t *testing.T) {
+	pol := policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/repo", Baseline: policy.Read,
+		Layers: layers(w("/home/u/repo"), r("/home/u/repo/.hg"))}
+	o := opts()
+	o.Stat, o.List, o.OpenFDBase = expandTree.Stat, expandTree.List, 10
+	spec, err := bwrap.Plan(&pol, confine.Request{Argv: []string{"true"}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bwrap.Open{{Path: "/home/u/repo/.git", Dir: true}, {Path: "/home/u/repo/README"},
+		{Path: "/home/u/repo/src", Dir: true}, {Path: "/home/u/repo/sub", Dir: true}}
+	if diff := cmp.Diff(want, spec.Opens); diff != "" {
+		t.Fatalf("opens (-want +got):\n%s", diff)
+	}
+	var fds []string
+	for i, a := range spec.Args[:spec.Split] {
+		switch {
+		case a == "--bind" && strings.HasPrefix(spec.Args[i+2], "/home/u/repo/"):
+			t.Errorf("an entry bound by path: %v", spec.Args[i:i+3])
+		case a == "--bind-fd":
+			fds = append(fds, spec.Args[i+1]+" "+spec.Args[i+2])
+		}
+	}
+	if diff := cmp.Diff([]string{"10 /home/u/repo/.git", "11 /home/u/repo/README", "12 /home/u/repo/src", "13 /home/u/repo/sub"}, fds); diff != "" {
+		t.Errorf("descriptor binds (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(strings.Join(spec.Args, " "), "--symlink /elsewhere /home/u/repo/link") {
+		t.Error("the link was not recreated")
 	}
 }

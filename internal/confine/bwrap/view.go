@@ -46,6 +46,10 @@ type view struct {
 	absent []missingPath
 	// protected are missing carve-outs an expansion already covers.
 	protected map[string]bool
+	// fdBase > 0: expanded entries are bound from descriptors the caller
+	// opens (opens, numbered from fdBase), not by path (see bindEntry).
+	fdBase int
+	opens  []Open
 }
 
 type applied struct {
@@ -56,7 +60,7 @@ type applied struct {
 // buildView turns the policy's layers into mount arguments, in order,
 // broadest first, so that a deeper layer is mounted over a broader one.
 func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, error) {
-	v := &view{protected: map[string]bool{}}
+	v := &view{protected: map[string]bool{}, fdBase: opts.OpenFDBase}
 	if p.Baseline == policy.Deny {
 		v.applied = append(v.applied, applied{"/", masked})
 		v.remount = append(v.remount, "/")
