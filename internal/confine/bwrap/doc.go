@@ -16,9 +16,9 @@
 //     nsswitch.conf, localtime, alternatives) and the shim binary;
 //     Enforcement names each of those the policy itself would have hidden.
 //   - Fresh /dev, a fresh /proc made read-only (see the threat model), a
-//     private tmpfs /tmp (the policy's TempDir and
-//     any layer under /tmp are bound back in; so are the workspace root and
-//     working directory at the access the policy gives them).
+//     private tmpfs /tmp (the policy's TempDir and any layer under /tmp
+//     are bound back in; so are the workspace root and working directory
+//     at the access the policy gives them).
 //   - Write layers: --bind. Read layers over a writable or hidden parent:
 //     --ro-bind. Deny layers over a readable parent: an empty tmpfs for a
 //     directory (remounted read-only once every mount inside it exists),
