@@ -2,6 +2,7 @@ package ringfence
 
 import (
 	"os"
+	"path/filepath"
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/bwrap"
@@ -38,6 +39,9 @@ func providers() []confine.Provider {
 	// backend, it leaves such a path unprotected and reports Files partial,
 	// naming it, instead of silently breaking ordinary work.
 	bo := bwrap.Options{NoExpand: true}
+	if dir, err := os.UserCacheDir(); err == nil {
+		bo.ProbeCache = filepath.Join(dir, "ringfence") // probe bwrap once per boot, as linux does
+	}
 	return []confine.Provider{linuxProvider(lo), bwrap.New(bo), landlock.New(landlock.Options{})}
 }
 

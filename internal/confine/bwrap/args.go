@@ -48,6 +48,17 @@ type ArgOptions struct {
 	// sandbox-private, or when the policy names it; every other one is a
 	// host socket and refused.
 	SuperviseUnix bool
+	// Pins maps each directory of PinDirs that exists as a real directory
+	// (no link on the way from its root) to the descriptor, in bwrap's
+	// table, of that directory opened by the caller; it is bound over
+	// itself (--bind-fd) so that it cannot be renamed or removed. A
+	// directory missing from the map is not pinned (it does not exist, or
+	// is reached through a link).
+	Pins map[string]int
+	// OpenFDBase, when > 0, makes an expanded root's entries bound from
+	// descriptors (--bind-fd) numbered from it, which the caller opens in
+	// the order Spec.Opens lists; 0 binds them by path.
+	OpenFDBase int
 }
 
 // Spec is the pure result of planning one bwrap invocation.
@@ -60,6 +71,9 @@ type Spec struct {
 	// or host path appears on bwrap's command line.
 	Split       int
 	Enforcement confine.Enforcement
+	// Opens are the entries the caller must open (without following a
+	// link) as descriptors OpenFDBase, OpenFDBase+1, … before bwrap runs.
+	Opens []Open
 }
 
 // Args is Plan's argv alone: a pure function of the policy, the request and
@@ -110,7 +124,7 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 	}
 	a = append(a, "--")
 	a = append(a, req.Argv...)
-	return Spec{Args: a, Split: split, Enforcement: enforcement(p, reasons, opts)}, nil
+	return Spec{Args: a, Split: split, Enforcement: enforcement(p, reasons, opts), Opens: v.opens}, nil
 }
 
 func hasVar(env []string, name string) bool {
@@ -131,9 +145,12 @@ func appendFD(a []string, flag string, fd int) []string {
 
 // namespaceArgs unshares everything bwrap can; the network only when the
 // policy does not allow everything. --disable-userns stops the command
-// from making a nested user namespace to regain capabilities.
+// from making a nested user namespace to regain capabilities. --as-pid-1
+// leaves out bwrap's own init, which would be a process in the sandbox
+// outside the shim's filters, dumpable and signallable by the command:
+// the shim is pid 1 instead (see Shim).
 func namespaceArgs(p *policy.Policy) []string {
-	a := []string{"--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc",
+	a := []string{"--unshare-user", "--disable-userns", "--unshare-pid", "--as-pid-1", "--unshare-ipc",
 		"--unshare-uts", "--unshare-cgroup-try"}
 	if p.Network.Mode != policy.NetAllowAll {
 		a = append(a, "--unshare-net")
@@ -162,6 +179,14 @@ func check(p *policy.Policy, req confine.Request, opts ArgOptions) error {
 		return fmt.Errorf("%w: empty argv", policy.ErrPolicy)
 	case opts.Stat == nil || !strings.HasPrefix(opts.Shim, "/") || opts.ShimFD <= 2:
 		return fmt.Errorf("bwrap: incomplete options (stat, shim path, shim descriptor)")
+	}
+	for _, fd := range opts.Pins {
+		if fd <= 2 {
+			return fmt.Errorf("bwrap: a pin on a standard descriptor")
+		}
+	}
+	if opts.OpenFDBase < 0 || (opts.OpenFDBase > 0 && opts.OpenFDBase <= 2) {
+		return fmt.Errorf("bwrap: entries opened on a standard descriptor")
 	}
 	for _, kv := range req.Env {
 		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {

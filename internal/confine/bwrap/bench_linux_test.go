@@ -24,27 +24,55 @@ func BenchmarkConfineTrue(b *testing.B) {
 	root := b.TempDir()
 	pol := &policy.Policy{Mode: policy.WorkspaceWrite, Root: root, Layers: []policy.Layer{{Path: root, Access: policy.Write}}}
 	for b.Loop() {
-		cmd, err := p.Confine(confine.Request{Argv: []string{"/bin/true"}, Policy: pol})
-		if err != nil {
-			b.Fatal(err)
-		}
-		c := exec.Command(cmd.Path, cmd.Args[1:]...)
-		c.Env, c.Dir, c.ExtraFiles = cmd.Env, cmd.Dir, cmd.ExtraFiles
-		if err := c.Start(); err != nil {
-			b.Fatal(err)
-		}
-		for _, f := range cmd.ExtraFiles {
-			_ = f.Close()
-		}
-		buf := make([]byte, 512)
-		for {
-			if _, err := cmd.Status.Read(buf); err != nil {
-				break
-			}
-		}
-		_ = c.Wait()
-		cmd.Cleanup()
+		runTrue(b, p, pol)
 	}
+}
+
+// BenchmarkFirstRun is what a one-shot `ringfence run` pays: a fresh
+// provider (its probe of bwrap included) and one confined /bin/true.
+func BenchmarkFirstRun(b *testing.B) { benchFirstRun(b, "") }
+
+// BenchmarkFirstRunCached is BenchmarkFirstRun with the probe remembered
+// (Options.ProbeCache), as ringfence runs it.
+func BenchmarkFirstRunCached(b *testing.B) { benchFirstRun(b, b.TempDir()) }
+
+func benchFirstRun(b *testing.B, cache string) {
+	self, _ := os.Executable()
+	if err := bwrap.New(bwrap.Options{Self: self}).Available(); err != nil {
+		b.Skip(err)
+	}
+	root := b.TempDir()
+	pol := &policy.Policy{Mode: policy.WorkspaceWrite, Root: root, Layers: []policy.Layer{{Path: root, Access: policy.Write}}}
+	for b.Loop() {
+		p := bwrap.New(bwrap.Options{Self: self, ProbeCache: cache})
+		if err := p.Available(); err != nil {
+			b.Fatal(err)
+		}
+		runTrue(b, p, pol)
+	}
+}
+
+func runTrue(b *testing.B, p *bwrap.Provider, pol *policy.Policy) {
+	cmd, err := p.Confine(confine.Request{Argv: []string{"/bin/true"}, Policy: pol})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := exec.Command(cmd.Path, cmd.Args[1:]...)
+	c.Env, c.Dir, c.ExtraFiles = cmd.Env, cmd.Dir, cmd.ExtraFiles
+	if err := c.Start(); err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range cmd.ExtraFiles {
+		_ = f.Close()
+	}
+	buf := make([]byte, 512)
+	for {
+		if _, err := cmd.Status.Read(buf); err != nil {
+			break
+		}
+	}
+	_ = c.Wait()
+	cmd.Cleanup()
 }
 
 // BenchmarkBareBwrap is bwrap with an equivalent profile and no shim, for

@@ -30,20 +30,38 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
+	pins, err := openPins(req.Policy)
+	if err != nil {
+		return nil, err
+	}
 	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
-		SuperviseUnix: p.host.notify && !p.opts.NoSupervise}
+		SuperviseUnix: p.host.notify && !p.opts.NoSupervise, Pins: map[string]int{}}
+	for i, pin := range pins {
+		o.Pins[pin.dir] = fdPins + i
+	}
+	o.OpenFDBase = fdPins + len(pins)
 	if p.opts.NoExpand {
 		o.List = nil
 	}
 	spec, err := Plan(req.Policy, req, o)
 	if err != nil {
+		closePins(pins)
 		return nil, err
 	}
-	return p.start(spec, req, filter)
+	entries, err := openEntries(req.Policy, spec.Opens)
+	if err != nil {
+		closePins(pins)
+		return nil, err
+	}
+	return p.start(spec, req, filter, pins, entries)
 }
 
-func (p *Provider) start(spec Spec, req confine.Request, filter []byte) (*confine.Cmd, error) {
+func (p *Provider) start(spec Spec, req confine.Request, filter []byte, pins []pin, entries []*os.File) (*confine.Cmd, error) {
 	f := &files{}
+	for _, pin := range pins {
+		f.pins = append(f.pins, pin.f)
+	}
+	f.pins = append(f.pins, entries...) // numbered on from the pins: OpenFDBase
 	if err := f.open(spec, filter); err != nil {
 		f.closeAll()
 		return nil, err
@@ -55,7 +73,7 @@ func (p *Provider) start(spec Spec, req confine.Request, filter []byte) (*confin
 		Args:        args,
 		Env:         []string{},
 		Dir:         "/",
-		ExtraFiles:  []*os.File{f.args, f.statusW, f.shimW, f.seccomp},
+		ExtraFiles:  append([]*os.File{f.args, f.statusW, f.shimW, f.seccomp}, f.pins...),
 		Status:      f.outR,
 		Backend:     Name,
 		Enforcement: spec.Enforcement,
@@ -84,6 +102,7 @@ func seccompFilter() ([]byte, error) {
 
 // files are the descriptors of one invocation.
 type files struct {
+	pins                     []*os.File // fdPins, fdPins+1, …: pins, then Spec.Opens
 	args, seccomp            *os.File
 	statusR, statusW         *os.File
 	shimR, shimW, outR, outW *os.File
@@ -113,7 +132,7 @@ func (f *files) open(spec Spec, filter []byte) error {
 // even if the command was never started. The read ends belong to the
 // translator and the supervisor.
 func (f *files) closeParent() {
-	for _, x := range []*os.File{f.args, f.seccomp, f.statusW, f.shimW} {
+	for _, x := range append([]*os.File{f.args, f.seccomp, f.statusW, f.shimW}, f.pins...) {
 		if x != nil {
 			_ = x.Close()
 		}

@@ -15,14 +15,20 @@
 //     /sbin, /lib*, the loader cache and config, /etc/passwd, group,
 //     nsswitch.conf, localtime, alternatives) and the shim binary;
 //     Enforcement names each of those the policy itself would have hidden.
-//   - Fresh /dev and /proc, a private tmpfs /tmp (the policy's TempDir and
-//     any layer under /tmp are bound back in; so are the workspace root and
-//     working directory at the access the policy gives them).
+//   - Fresh /dev, a fresh /proc made read-only (see the threat model), a
+//     private tmpfs /tmp (the policy's TempDir and any layer under /tmp
+//     are bound back in; so are the workspace root and working directory
+//     at the access the policy gives them).
 //   - Write layers: --bind. Read layers over a writable or hidden parent:
 //     --ro-bind. Deny layers over a readable parent: an empty tmpfs for a
 //     directory (remounted read-only once every mount inside it exists),
 //     /dev/null for anything else.
-//   - --unshare-user --disable-userns --unshare-pid --unshare-ipc
+//   - Every directory between a writable root and a carve-out in it (the
+//     .git holding the protected hooks/ and config, say) is pinned: bound
+//     over itself from a descriptor the provider opened beneath the root
+//     without following links (--bind-fd), so it cannot be renamed or
+//     removed and replaced by a fresh one (see PinDirs).
+//   - --unshare-user --disable-userns --unshare-pid --as-pid-1 --unshare-ipc
 //     --unshare-uts --unshare-cgroup-try, --unshare-net unless the policy
 //     allows all networks; --die-with-parent, --new-session, --cap-drop ALL,
 //     --clearenv then --setenv for each allowed variable, --chdir. On a
@@ -37,46 +43,91 @@
 // (or inside a tmpfs the sandbox owns), and bwrap's options travel in a
 // memfd (--args), so environment values never appear on a command line.
 //
-// # The shim: status and unix-socket supervision
+// # The shim: pid 1, status and unix-socket supervision
 //
 // bwrap's --json-status-fd reports {"child-pid"} and {"exit-code"}, but an
 // exec failure looks like "bwrap: execvp …" on the stderr the command also
 // writes, with exit 1, and a signal death looks like exit 128+N. So bwrap
 // runs `ringfence __exec FD … -- ARGV` (Shim), visible inside the sandbox at
-// its host path. It marks every inherited descriptor close-on-exec and, by
-// default, stays as the command's parent: it loads a second seccomp filter
-// (on its own locked thread, so only the command inherits it) that sends
-// every unix-socket connect to SECCOMP_RET_USER_NOTIF, makes itself
-// non-dumpable, starts the command, answers those connects with
-// seccomp.SuperviseUnix from inside the sandbox (the supervisor must share
-// the command's mount namespace), forwards signals, and writes Started and
-// the exact Exited (code or signal name) on FD. A connect is allowed where
-// the view is writable or sandbox-private (the command's own sockets, in
-// its workspace, temp dir or private /tmp) or when the policy names the
-// socket; any other path is a host service's socket and gets EACCES. If
-// the command cannot be executed the shim writes Failed (not-found /
-// not-executable, with the errno). Where the kernel lacks user
-// notification (or with Options.NoSupervise) the shim executes the command
-// in place instead, and the gap is reported.
+// its host path, and with --as-pid-1 the shim is the sandbox's pid 1: there
+// is no bwrap init in it. The shim first makes itself non-dumpable and asks
+// for SIGKILL when bwrap dies; it marks every inherited descriptor
+// close-on-exec and always stays as the command's parent and the
+// sandbox's reaper. With supervision (the default) it loads a second
+// seccomp filter (on its own locked thread, so only the command inherits
+// it) that sends every unix-socket connect — and, when a protected path
+// does not exist yet, every creation — to SECCOMP_RET_USER_NOTIF, starts
+// the command, answers those from inside the sandbox (the supervisor must
+// share the command's mount namespace), forwards signals, and writes
+// Started and the exact Exited (code or signal name) on FD. A connect is
+// allowed where the view is writable or sandbox-private (the command's own
+// sockets, in its workspace, temp dir or private /tmp) or when the policy
+// names the socket; any other path is a host service's socket and gets
+// EACCES. If the command cannot be executed the shim writes Failed
+// (not-found / not-executable, with the errno). Where the kernel lacks user
+// notification (or with Options.NoSupervise) the second filter is left
+// out, and the gap is reported.
 //
 // A goroutine reads bwrap's channel and the shim's and writes
 // internal/status records to Cmd.Status: no shim record at all means bwrap
 // failed before the command (Failed, stage "bwrap"). The command never
-// holds FD (close-on-exec; bwrap's own init closes it too), so it cannot
-// forge a record.
+// holds FD (close-on-exec), so it cannot forge a record.
+//
+// Available probes bwrap by running it twice (--version, then a throwaway
+// sandbox with every option used here). With Options.ProbeCache (ringfence
+// sets it to the user's cache directory) a success is remembered per boot,
+// user, bwrap binary and trial argv, and later runs skip both; a stale
+// marker can only make a run fail closed, never run unconfined.
 //
 // # Threat model
 //
-// The command is hostile and runs as the invoking user. It must not write
-// outside its writable roots (directly, through links, renames or hard
-// links: the binds are separate mounts, so link and rename across them fail
-// with EXDEV), write protected paths, read denied ones (through
-// /proc/self/root too: there is no other root), reach the host's network,
-// abstract sockets or unix sockets by path, see or signal host processes, gain capabilities, make a
-// nested user namespace, keep descriptors or variables it was not given, or
-// outlive the kill (killing bwrap kills its init, which ends the pid
-// namespace). The attack tests try each of these and show each works
-// unconfined.
+// The command is hostile and runs as the invoking user — as root, that is
+// host uid 0 (bwrap maps the caller's uid), with no capability. It must not
+// write outside its writable roots (directly, through links, renames or
+// hard links: the binds are separate mounts, so link and rename across them
+// fail with EXDEV), write protected paths or replace the directories that
+// hold them, read denied ones (through /proc/self/root too: there is no
+// other root), reach the host's network, abstract sockets or unix sockets
+// by path, see or signal host processes, gain capabilities, make a nested
+// user namespace, keep descriptors or variables it was not given, or
+// outlive the kill or ringfence itself. The attack tests try each of these,
+// as root and as uid 65534, and show each works unconfined or under plain
+// bwrap.
+//
+// What plain bwrap leaves open, and how this backend closes it:
+//
+//   - /proc is writable. bwrap covers only the /proc subdirectories that
+//     access(W_OK) calls writable, and /proc/sys never is (its files are),
+//     so as root a command writes any sysctl: kernel.core_pattern =
+//     "|/workspace/h" runs h as host root in the host's namespaces at the
+//     next crash. The view's /proc is remounted read-only (sysctls,
+//     sysrq-trigger, every /proc/PID file): EROFS, as in the native
+//     backend.
+//   - bwrap's init is pid 1: outside the shim's filters, dumpable and of
+//     the command's uid, so the command writes code into it (/proc/1/mem),
+//     reads it, kcmp()s it, takes its descriptors (pidfd_getfd) — and code
+//     running there creates protected names, connects to host sockets or
+//     clears its parent-death signal and outlives ringfence. With
+//     --as-pid-1 every process in the sandbox is the shim or the command's
+//     tree; the shim is not dumpable (all of the above: EPERM/EACCES, as
+//     the command holds no capability), and as the namespace's init it
+//     cannot be killed or stopped from inside (the kernel drops SIGKILL and
+//     SIGSTOP sent by members) while it catches every other signal.
+//   - Ringfence's death: bwrap dies with it (--die-with-parent), the shim
+//     with bwrap (parent-death signal, which the kernel delivers to a
+//     namespace's init from its parent), and with pid 1 the whole pid
+//     namespace.
+//   - A mount moves along with a renamed parent: pins (above). A pin is a
+//     read-write bind, so it is made from a descriptor opened beneath the
+//     root without following links — bwrap binding a path would follow a
+//     link the command planted (.git -> ../../elsewhere) and bind a host
+//     directory read-write. The entries of an expanded root (Known gaps)
+//     are bound the same way (Spec.Opens).
+//
+// What the native backend holds that this one does not: Landlock (a second
+// fence for writes, signal and abstract-socket scoping) and locked
+// securebits; targets resolved in the view with RESOLVE_IN_ROOT (bwrap
+// follows links in a mount's destination and, but for pins, its source).
 //
 // # Known gaps (reported in Enforcement, never hidden)
 //
@@ -99,15 +150,21 @@
 //   - Under network deny, bwrap brings lo up in the new namespace: the
 //     command reaches its own loopback (never the host's). Network is
 //     "loopback-only". Domain allow-lists are not supported (no proxy).
-//   - The supervising shim is a process inside the sandbox, with the
-//     command's uid: the command can signal it. Killing it ends the sandbox
-//     (bwrap's init exits with its first child); stopping it makes the
-//     command's own connects hang. Either way nothing opens. Without
-//     supervision, bwrap folds a signal death into exit code 128+N.
+//   - bwrap resolves a mount's destination (and, for every mount but the
+//     pins, its source) by path, following links, after ringfence planned
+//     it. A writer racing the start — another command running in the same
+//     workspace at the same moment — could swap a directory there for a
+//     link: a carve-out's read-only bind or a mask would then land
+//     elsewhere (the carve-out itself unprotected for that run), or a
+//     pin's workspace directory would appear at another place in the
+//     sandbox's own view (never a host directory made writable). An
+//     expanded root's entries, bound back read-write, are bound from
+//     descriptors opened without following links as well: one that
+//     changed since it was listed fails the run. The native backend
+//     resolves inside the view instead.
+//   - /proc is read-only as a whole: a command cannot write its own
+//     /proc/self files either (oom_score_adj, comm, attr), as under the
+//     native backend.
 //   - A pre-existing hard link inside a writable root to a file outside is
 //     writable through the bind; the workspace fence refuses aliased writes.
-//   - Renaming a directory that holds a protected path deeper than the
-//     root's top level moves its mount along: a fresh directory of the same
-//     name is then writable. The policy's generated protected paths sit
-//     directly under each root, whose bind cannot be renamed (EBUSY).
 package bwrap

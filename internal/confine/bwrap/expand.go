@@ -2,6 +2,7 @@ package bwrap
 
 import (
 	"path"
+	"strconv"
 
 	"github.com/ringfence/ringfence/policy"
 )
@@ -79,7 +80,7 @@ func (v *view) expand(dir string, carves []string, list ListFunc) error {
 		case e.Kind == Link:
 			v.args = append(v.args, "--symlink", e.Target, child)
 		default:
-			v.set(child, hostRW, "--bind", child, child)
+			v.bindEntry(child, e.Kind == Dir)
 		}
 	}
 	for _, c := range carves {
@@ -105,4 +106,26 @@ func isAny(carves []string, child string) bool {
 		}
 	}
 	return false
+}
+
+// Open is an entry of an expanded root the caller must open, without
+// following a link, as the next descriptor from ArgOptions.OpenFDBase.
+type Open struct {
+	Path string
+	Dir  bool // it was a directory when listed (else a file of any other kind)
+}
+
+// bindEntry binds an expanded root's entry back read-write. bwrap binding
+// it by path would follow a link swapped in after it was listed (by a
+// command running in the same workspace) and could bind a host file or
+// directory read-write; from a descriptor opened without following links
+// it is always the entry itself, and if the entry changed the run fails.
+func (v *view) bindEntry(path string, dir bool) {
+	if v.fdBase <= 0 {
+		v.set(path, hostRW, "--bind", path, path)
+		return
+	}
+	fd := v.fdBase + len(v.opens)
+	v.opens = append(v.opens, Open{Path: path, Dir: dir})
+	v.set(path, hostRW, "--bind-fd", strconv.Itoa(fd), path)
 }

@@ -23,16 +23,28 @@ var fuzzHost = fuzzTree.Stat
 //     where the policy writes, readable exactly where it reads;
 //   - with a ListFunc (expand), no read-only or denied path is left
 //     creatable: Enforcement reports no missing path.
+//
+// Pins are always offered (as the provider opens them), so the invariants
+// hold with them: a pin never widens access nor covers a carve-out.
 func FuzzPlan(f *testing.F) {
 	f.Add([]byte{0, 2, 1, 1, 2, 0, 3, 2, 1}, false, false)
 	f.Add([]byte{6, 0, 1, 2, 4, 1, 7, 0}, true, false)
 	f.Add([]byte{0, 2, 4, 1, 5, 0}, false, true)
+	f.Add([]byte{0, 2, 9, 0}, false, false) // a deep carve-out: pins on the way to it
 	f.Fuzz(func(t *testing.T, data []byte, denyBaseline, expand bool) {
 		pol := fuzzPolicy(data, denyBaseline)
 		o := opts()
 		o.Stat = fuzzHost
 		if expand {
 			o.List = fuzzTree.List
+		}
+		// Pins as the provider opens them: every pin directory that
+		// exists as a directory.
+		o.Pins = map[string]int{}
+		for i, d := range bwrap.PinDirs(pol) {
+			if k, _ := fuzzHost(d); k == bwrap.Dir {
+				o.Pins[d] = 7 + i
+			}
 		}
 		spec, err := bwrap.Plan(pol, confine.Request{Argv: []string{"true"}}, o)
 		if err != nil {
@@ -83,6 +95,9 @@ func mountsWithSource(args []string) []mnt {
 		switch args[i] {
 		case "--bind", "--ro-bind", "--symlink":
 			out = append(out, mnt{args[i], args[i+1], args[i+2]})
+			i += 2
+		case "--bind-fd": // a pin: the directory itself, writable
+			out = append(out, mnt{"--bind", "fd:" + args[i+1], args[i+2]})
 			i += 2
 		case "--tmpfs", "--dev", "--proc":
 			out = append(out, mnt{args[i], "", args[i+1]})

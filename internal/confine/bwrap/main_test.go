@@ -17,6 +17,10 @@ func TestMain(m *testing.M) {
 			os.Exit(bwrap.Shim(os.Args[2:]))
 		case "__attack":
 			os.Exit(attack(os.Args[2:]))
+		case "__parent":
+			os.Exit(stand(os.Args[2:]))
+		case "__pid1":
+			os.Exit(pid1Attack(os.Args[2:]))
 		}
 	}
 	os.Exit(m.Run())

@@ -20,12 +20,18 @@ type Options struct {
 	// nothing can then be created, removed or renamed directly in that
 	// root: the trade the native backend's Landlock expansion makes too.
 	NoExpand bool
-	// NoSupervise executes the command in place of the shim instead of
-	// keeping the shim as its parent: connect() to host unix sockets is
-	// then not refused (reported as Files partial), and a signal death is
-	// reported as exit code 128+N. Supervision is also off where the
-	// kernel lacks seccomp user notification.
+	// NoSupervise leaves out the shim's unix-socket (and create-guard)
+	// filter: connect() to host unix sockets is then not refused, and a
+	// protected path that does not exist yet is not guarded (both
+	// reported as Files partial). The shim still runs the command as its
+	// child, as the sandbox's non-dumpable pid 1. Supervision is also off
+	// where the kernel lacks seccomp user notification.
 	NoSupervise bool
+	// ProbeCache is a directory (absolute; the user's own cache) where a
+	// successful probe of bwrap is remembered for this boot, user and bwrap
+	// binary, so that later providers skip running bwrap twice before the
+	// command (see markerPath). "" probes every time.
+	ProbeCache string
 }
 
 // Provider is the bubblewrap backend. Available probes once and caches.

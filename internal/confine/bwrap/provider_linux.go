@@ -25,6 +25,7 @@ const (
 	fdStatus  = 4 // bwrap's --json-status-fd
 	fdShim    = 5 // the shim's status records
 	fdSeccomp = 6 // memfd with the compiled seccomp filter
+	fdPins    = 7 // the first directory to pin (see PinDirs), one per descriptor
 )
 
 // probeTimeout bounds each bwrap run Available makes.
@@ -44,11 +45,19 @@ func probe(opts Options) (hostInfo, error) {
 	if h.self, err = findSelf(opts.Self); err != nil {
 		return h, err
 	}
+	h.notify = notifySupported()
+	marker := markerPath(opts.ProbeCache, h.path)
+	if h.version = cachedVersion(marker); h.version != "" {
+		return h, nil
+	}
 	if h.version, err = version(h.path); err != nil {
 		return h, err
 	}
-	h.notify = notifySupported()
-	return h, trial(h.path)
+	if err := trial(h.path); err != nil {
+		return h, err
+	}
+	remember(marker, h.version)
+	return h, nil
 }
 
 // notifySupported asks the kernel whether SECCOMP_RET_USER_NOTIF exists,
@@ -108,14 +117,17 @@ func version(path string) (string, error) {
 // backend uses, so an old bwrap (no --disable-userns) or a host that
 // forbids user namespaces is found here, not at the first real command.
 func trial(path string) error {
-	args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
-	args = append(args, namespaceArgs(&policy.Policy{})...)
-	args = append(args, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
-		"--", path, "--version")
-	if out, err := run(path, args...); err != nil {
+	if out, err := run(path, trialArgs(path)...); err != nil {
 		return unavailable("bwrap cannot create a sandbox here: %s", firstLine(out, err))
 	}
 	return nil
+}
+
+func trialArgs(path string) []string {
+	args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--remount-ro", "/proc"}
+	args = append(args, namespaceArgs(&policy.Policy{})...)
+	return append(args, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
+		"--", path, "--version")
 }
 
 func run(path string, args ...string) ([]byte, error) {

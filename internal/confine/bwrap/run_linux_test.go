@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,9 +26,9 @@ type result struct {
 }
 
 // provider is the backend under test, with the test binary as its shim.
+// It runs as root and, rerun by TestAsNonRoot, as an unprivileged user.
 func provider(t *testing.T) *bwrap.Provider {
 	t.Helper()
-	testenv.NeedRoot(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -123,17 +124,31 @@ func TestRunStatus(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// TestKillingTheShimEndsTheSandbox: the command can signal its supervising
-// shim (same uid); bwrap's init exits with its first child, which ends the
-// pid namespace, so the command does not outlive its supervisor.
-func TestKillingTheShimEndsTheSandbox(t *testing.T) {
+// TestShimOutlastsSignals: the shim is the sandbox's pid 1, so the command
+// (same uid) can neither kill nor stop it — the kernel drops SIGKILL and
+// SIGSTOP sent to a namespace's init from inside — and it catches every
+// other signal, so none of them ends it and with it the command's run.
+// Control: the same shim run as an ordinary process dies of the SIGKILL.
+func TestShimOutlastsSignals(t *testing.T) {
 	p := provider(t)
 	pol := workspace(t, policy.NetDeny)
-	r := runIn(t, p, pol, "sh", "-c", `kill -9 $PPID; sleep 2; echo survived > "$0/out"`, pol.Root)
-	if _, err := os.Stat(pol.Root + "/out"); err == nil {
-		t.Fatalf("the command outlived its shim (exit %d, %+v)", r.code, r.status)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r.code == 0 || !r.status.Started {
-		t.Errorf("exit %d, status %+v", r.code, r.status)
+	defer r.Close()
+	ctl := exec.Command(self(t), bwrap.ShimArg, "3", "--", "sh", "-c", `kill -KILL $PPID; sleep 1`)
+	ctl.ExtraFiles = []*os.File{w}
+	err = ctl.Run()
+	_ = w.Close()
+	if ws, ok := ctl.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("control: the shim as an ordinary process survived SIGKILL from its command (%v), so this test cannot fail", err)
+	}
+
+	script := `for s in KILL STOP ABRT SEGV BUS TRAP SYS ALRM PIPE CONT; do kill -$s 1 || exit 9; done
+		sleep 0.3; echo alive > "$0/out"; exit 5`
+	res := runIn(t, p, pol, "sh", "-c", script, pol.Root)
+	if content(pol.Root+"/out") != "alive\n" || res.code != 5 || res.status.Exit == nil || res.status.Exit.ExitCode == nil || *res.status.Exit.ExitCode != 5 {
+		t.Fatalf("the shim did not outlast the command's signals: exit %d, %+v, stderr %q", res.code, res.status, res.stderr)
 	}
 }

@@ -14,24 +14,32 @@ import (
 )
 
 // Shim is the body of `ringfence __exec FD [--unset NAME]… [--supervise
-// [--sock ±PATH]…] -- ARGV…`, which bwrap executes inside the sandbox in
-// place of the command. The caller passes os.Args[2:] and exits with the
-// result.
+// [--sock ±PATH]… [--protect PATH]…] -- ARGV…`, which bwrap executes
+// inside the sandbox as its pid 1 (--as-pid-1: there is no bwrap init).
+// The caller passes os.Args[2:] and exits with the result.
 //
-// It removes the named variables (bwrap's --chdir sets PWD), marks every
-// descriptor above stderr close-on-exec (so neither FD nor anything bwrap
-// passed through reaches the command), and resolves ARGV[0] on PATH. Then:
-//
-//   - by default it writes Started to FD and executes ARGV in place; if
-//     execve returns it writes Failed with the errno and exits 127 (not
-//     found) or 126 (not executable), as a shell would;
-//   - with --supervise it stays as the command's parent (see supervise):
-//     it filters the command's unix-socket connects, forwards signals, and
-//     writes the command's exact exit (code or signal) to FD.
+// Before anything else it makes itself non-dumpable and asks for SIGKILL
+// when its parent (bwrap, outside the sandbox) dies. It removes the named
+// variables (bwrap's --chdir sets PWD), marks every descriptor above stderr
+// close-on-exec (so neither FD nor anything bwrap passed through reaches
+// the command), and resolves ARGV[0] on PATH. Then it stays as the
+// command's parent and the sandbox's reaper (see runCommand): every other
+// process in the sandbox is the command or one of its descendants, under
+// the filters the shim installed. With --supervise it also filters the
+// command's unix-socket connects (and, with --protect, its creations).
 func Shim(args []string) int {
 	o, err := parseShim(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "ringfence __exec: usage: __exec FD [--unset NAME]... [--supervise [--sock ±PATH]...] -- PROGRAM [ARG...]")
+		fmt.Fprintln(os.Stderr, "ringfence __exec: usage: __exec FD [--unset NAME]... [--supervise [--sock ±PATH]... [--protect PATH]...] -- PROGRAM [ARG...]")
+		return 125
+	}
+	out := os.NewFile(uintptr(o.fd), "status")
+	// Not dumpable: the command (same uid, no capability) can then neither
+	// open /proc/1/mem, environ or fd, nor kcmp, pidfd_getfd or
+	// process_madvise it. Fail closed if the kernel refuses.
+	if err := harden(); err != nil {
+		_ = status.Write(out, status.Event{Kind: status.Failed, Reason: status.SetupFailed, Stage: "shim",
+			Detail: "cannot harden the sandbox's init: " + err.Error()})
 		return 125
 	}
 	for _, name := range o.unset {
@@ -40,17 +48,21 @@ func Shim(args []string) int {
 	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		markAllCloexec()
 	}
-	out := os.NewFile(uintptr(o.fd), "status")
 	path, err := lookPath(o.argv[0])
 	if err != nil {
 		return execFailed(out, err)
 	}
-	if o.supervise {
-		return supervise(out, path, o)
+	return runCommand(out, path, o)
+}
+
+// harden makes the shim non-dumpable and bound to its parent's life. bwrap
+// already set the parent-death signal before executing it; setting it
+// again costs nothing and does not depend on bwrap's version.
+func harden() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return err
 	}
-	_ = status.Write(out, status.Event{Kind: status.Started, Pid: os.Getpid()})
-	takeTerminal()
-	return execFailed(out, unix.Exec(path, o.argv, os.Environ()))
+	return unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0)
 }
 
 type shimOpts struct {
@@ -139,20 +151,6 @@ func markAllCloexec() {
 	for _, e := range entries {
 		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
 			unix.CloseOnExec(fd)
-		}
-	}
-}
-
-// takeTerminal makes the terminal on the shim's standard descriptors, if
-// any, the controlling terminal of its session (bwrap --new-session made
-// the shim a session leader with none), so the terminal's Ctrl-C, Ctrl-Z
-// and SIGWINCH reach the command it becomes. That terminal is the one the
-// supervisor opened for this command, never the user's.
-func takeTerminal() {
-	for fd := range 3 {
-		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
-			_ = unix.IoctlSetInt(fd, unix.TIOCSCTTY, 0)
-			return
 		}
 	}
 }

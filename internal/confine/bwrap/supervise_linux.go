@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
 	"syscall"
@@ -19,25 +18,103 @@ import (
 // forwarded are the signals the shim passes on to the command.
 var forwarded = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2}
 
-// supervise runs the command as the shim's child under a second seccomp
-// filter that sends its unix-socket connects to the shim, which answers
-// them (seccomp.SuperviseUnix) from inside the sandbox, where it shares the
-// command's mount namespace and root as the supervisor must. The filter is
-// loaded on this goroutine's locked thread only (ThisThread), so the
-// supervisor's own threads are not filtered and the command, forked from
-// this thread, is. The shim makes itself non-dumpable so the command
-// cannot reach its memory or descriptors through /proc.
-func supervise(out *os.File, path string, o shimOpts) int {
+// runCommand starts the command as the shim's child and stays, as the
+// sandbox's pid 1, until it ends. With --supervise the command runs under a second
+// seccomp filter that sends its unix-socket connects (and, with --protect,
+// its creations) to the shim, which answers them (seccomp.Supervise) from
+// inside the sandbox, where it shares the command's mount namespace and
+// root as the supervisor must. The filter is loaded on this goroutine's
+// locked thread only (ThisThread), so the supervisor's own threads are not
+// filtered and the command, forked from this thread, is.
+//
+// As pid 1 the shim cannot be killed or stopped from inside the sandbox
+// (the kernel drops SIGKILL and SIGSTOP sent to a namespace's init by its
+// own members), and it catches every other signal so that none of them
+// ends it either: it forwards the ones a supervisor sends and ignores the
+// rest. It reaps every orphan the command leaves, and when the command
+// ends it reports and exits, which ends every process left in the pid
+// namespace.
+func runCommand(out *os.File, path string, o shimOpts) int {
 	runtime.LockOSThread() // never unlocked: this thread carries the filter
-	listener, err := installNotify(len(o.protect) > 0)
+	if o.supervise {
+		stop, err := startSupervisor(o)
+		if err != nil {
+			_ = status.Write(out, status.Event{Kind: status.Failed, Reason: status.SetupFailed, Stage: "seccomp",
+				Detail: "cannot load the unix-socket filter"})
+			return 125
+		}
+		defer stop()
+	}
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs) // every catchable signal: none may end pid 1
+	// Started goes first: once the command runs it may stop the shim's
+	// progress (by starving it, say), and the record must already say it
+	// ran. A Failed after it (execve failed) overrides it; the pid follows
+	// in a second Started once known.
+	_ = status.Write(out, status.Event{Kind: status.Started})
+	attr := &os.ProcAttr{Env: os.Environ(), Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}}
+	for fd := range 3 { // on a terminal (the supervisor's new one), lead a session on it
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			attr.Sys = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: fd}
+			break
+		}
+	}
+	proc, err := os.StartProcess(path, o.argv, attr)
 	if err != nil {
-		_ = status.Write(out, status.Event{Kind: status.Failed, Reason: status.SetupFailed, Stage: "seccomp",
-			Detail: "cannot load the unix-socket filter"})
+		return execFailed(out, err)
+	}
+	_ = status.Write(out, status.Event{Kind: status.Started, Pid: proc.Pid})
+	go func() {
+		for s := range sigs {
+			if isForwarded(s) {
+				_ = proc.Signal(s)
+			}
+		}
+	}()
+	ws, err := reap(proc.Pid)
+	if err != nil {
+		_ = status.Write(out, status.Event{Kind: status.Failed, Reason: status.SetupFailed, Stage: "wait",
+			Detail: "lost the command's exit status: " + err.Error()})
 		return 125
 	}
-	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	return exited(out, ws)
+}
+
+// reap waits for every child (orphans are re-parented to pid 1) until the
+// command itself ends, and returns how it ended. proc.Wait is never called:
+// this loop owns every exit status in the sandbox.
+func reap(pid int) (syscall.WaitStatus, error) {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, 0, nil)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil: // ECHILD before the command was seen: never expected
+			return 0, err
+		case got == pid:
+			return syscall.WaitStatus(ws), nil
+		}
+	}
+}
+
+func isForwarded(s os.Signal) bool {
+	for _, f := range forwarded {
+		if s == f {
+			return true
+		}
+	}
+	return false
+}
+
+// startSupervisor loads the notify filter on this thread and answers it
+// from a goroutine until stop is called.
+func startSupervisor(o shimOpts) (stop func(), err error) {
+	listener, err := installNotify(len(o.protect) > 0)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	rules := seccomp.Rules{AllowUnix: allowSocket(o.sockets)}
 	if len(o.protect) > 0 {
 		// The shim holds no capability (--cap-drop ALL), has its own /proc
@@ -46,32 +123,7 @@ func supervise(out *os.File, path string, o shimOpts) int {
 		rules = seccomp.Protect(o.protect).Rules(allowSocket(o.sockets))
 	}
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
-
-	cmd := &exec.Cmd{Path: path, Args: o.argv, Env: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	for fd := range 3 { // on a terminal (the supervisor's new one), lead a session on it
-		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: fd}
-			break
-		}
-	}
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, forwarded...)
-	// Started goes first, as in the in-place path: once the command runs it
-	// can kill the shim, and the record must already say it ran. A Failed
-	// after it (execve failed) overrides it; the pid follows in a second
-	// Started once known.
-	_ = status.Write(out, status.Event{Kind: status.Started})
-	if err := cmd.Start(); err != nil {
-		return execFailed(out, err)
-	}
-	_ = status.Write(out, status.Event{Kind: status.Started, Pid: cmd.Process.Pid})
-	go func() {
-		for s := range sigs {
-			_ = cmd.Process.Signal(s)
-		}
-	}()
-	_ = cmd.Wait()
-	return exited(out, cmd.ProcessState.Sys().(syscall.WaitStatus))
+	return cancel, nil
 }
 
 func installNotify(guard bool) (*os.File, error) {

@@ -24,6 +24,7 @@ type step struct {
 	path    string
 	access  policy.Access
 	special string // "--dev", "--proc", "--tmpfs": a fresh sandbox-only mount
+	pinFD   int    // > 0: pin path with this descriptor (see PinDirs)
 }
 
 // systemPaths are what a dynamically linked program needs to start. Under a
@@ -45,6 +46,10 @@ type view struct {
 	absent []missingPath
 	// protected are missing carve-outs an expansion already covers.
 	protected map[string]bool
+	// fdBase > 0: expanded entries are bound from descriptors the caller
+	// opens (opens, numbered from fdBase), not by path (see bindEntry).
+	fdBase int
+	opens  []Open
 }
 
 type applied struct {
@@ -55,7 +60,7 @@ type applied struct {
 // buildView turns the policy's layers into mount arguments, in order,
 // broadest first, so that a deeper layer is mounted over a broader one.
 func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, error) {
-	v := &view{protected: map[string]bool{}}
+	v := &view{protected: map[string]bool{}, fdBase: opts.OpenFDBase}
 	if p.Baseline == policy.Deny {
 		v.applied = append(v.applied, applied{"/", masked})
 		v.remount = append(v.remount, "/")
@@ -93,6 +98,11 @@ func plan(p *policy.Policy, req confine.Request, opts ArgOptions) []step {
 			steps = append(steps, step{path: dir, access: a})
 		}
 	}
+	for _, d := range PinDirs(p) {
+		if fd := opts.Pins[d]; fd > 0 {
+			steps = append(steps, step{path: d, pinFD: fd})
+		}
+	}
 	for _, l := range p.Layers {
 		steps = append(steps, step{path: policy.Clean(l.Path), access: l.Access})
 	}
@@ -119,8 +129,21 @@ func (v *view) set(path string, st state, args ...string) {
 }
 
 func (v *view) apply(p *policy.Policy, s step, opts ArgOptions) error {
+	if s.pinFD > 0 {
+		v.pinStep(s)
+		return nil
+	}
 	if s.special != "" {
 		v.set(s.path, private, s.special, s.path)
+		if s.special == "--proc" {
+			// bwrap leaves its procfs writable: only subdirectories that
+			// access(W_OK) calls writable are covered, and /proc/sys never
+			// is (its files are), so uid 0 mapped to host root could write
+			// any sysctl (kernel.core_pattern: host root). Read-only like
+			// the native backend's: /proc/sys, sysrq-trigger, /proc/PID/mem
+			// and every other file of it that writes kernel state.
+			v.remount = append(v.remount, s.path)
+		}
 		return nil
 	}
 	was := v.before(s.path)
