@@ -24,6 +24,9 @@ func Main() {
 	// command is forked from the calling thread: pin the main goroutine so
 	// every step below, and the fork, happen on one thread.
 	runtime.LockOSThread()
+	if len(os.Args) > 2 && os.Args[2] == ExecStage {
+		execStage()
+	}
 	unix.CloseOnExec(StatusFD)
 	st := os.NewFile(StatusFD, "status")
 	os.Exit(run(st))
@@ -115,6 +118,11 @@ func confineSelf(spec *Spec) (*os.File, error) {
 	if spec.Loopback {
 		if err := loopbackUp(); err != nil {
 			return nil, stage("network", err)
+		}
+	}
+	if spec.Nest {
+		if err := prepareNest(spec); err != nil {
+			return nil, stage("nest", err)
 		}
 	}
 	if err := applyLandlock(&spec.Landlock); err != nil {

@@ -82,7 +82,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		dir = pol.Root
 	}
 	spec := &initproc.Spec{Argv: req.Argv, Dir: dir, Env: req.Env,
-		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true}
+		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: true}
 	// A session of its own: no controlling terminal to inject into, and a
 	// process group run can kill (a descendant calling setsid escapes it:
 	// reported as TreeKill process-group).
