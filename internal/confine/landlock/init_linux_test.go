@@ -1,0 +1,95 @@
+package landlock
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
+	"github.com/ringfence/ringfence/internal/testenv"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// runShared runs script under the backend; shared leaves the command in
+// its init's Landlock domain (the control).
+func runShared(t *testing.T, p *policy.Policy, shared bool, script string) inittest.Result {
+	t.Helper()
+	prov := &Provider{opts: Options{sharedDomain: shared}}
+	testenv.Need(t, "landlock backend", prov.Available())
+	if ABI() < 6 {
+		testenv.Need(t, "Landlock scopes (ABI 6)", errNoScopes)
+	}
+	c, err := prov.Confine(confine.Request{Argv: []string{"/bin/sh", "-c", script}, Policy: p, Env: []string{"PATH=/usr/bin:/bin"}})
+	if err != nil {
+		t.Fatalf("Confine: %v", err)
+	}
+	res, err := inittest.Run(c, nil)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return res
+}
+
+// refused: the command's kill failed with EPERM and the command went on to
+// exit by itself with kill's status. Anything else means the signal got
+// through: the command exits 0 (the init shrugged it off), or the init
+// died, or it ended the command (SIGPWR makes it end the tree).
+func refused(r inittest.Result) bool {
+	e := r.Status.Exit
+	return e != nil && e.ExitCode != nil && *e.ExitCode == 1 && strings.Contains(r.Stderr, "not permitted")
+}
+
+// initDied: the init ended without reporting the command's end.
+func initDied(r inittest.Result) bool { return r.Status.Exit == nil && r.Code != 0 }
+
+// The command cannot signal its init: not stop it (which would leave the
+// tree without its watchdog), not kill or crash it (which would end the
+// run without the init's account of it), not fake its parent's death.
+// The control — the command in its init's domain, as before it had one
+// of its own — shows every one of these signals reaching the init.
+func TestCommandCannotSignalItsInit(t *testing.T) {
+	e := inittest.NewEnv(t)
+	p := e.Policy(policy.NetDeny)
+	for _, sig := range []string{"STOP", "TSTP", "ABRT", "SEGV", "SYS", "PWR", "KILL"} {
+		t.Run(sig, func(t *testing.T) {
+			script := `kill -` + sig + ` $PPID; rc=$?; kill -CONT $PPID 2>/dev/null; exit $rc`
+			ctl := runShared(t, p, true, script)
+			if refused(ctl) {
+				t.Fatalf("control: SIG%s did not reach the init (exit %d, stderr %q): the check could not fail", sig, ctl.Code, ctl.Stderr)
+			}
+			// Whatever the signal did to the init, the command ran and
+			// must never be told it did not.
+			if !ctl.Status.Started || ctl.Status.Failure != nil {
+				t.Fatalf("control: a command that signalled its init was reported as never run: %+v", ctl.Status)
+			}
+			res := runShared(t, p, false, script)
+			if !refused(res) {
+				t.Fatalf("SIG%s reached the init (exit %d, status %+v, stderr %q)", sig, res.Code, res.Status, res.Stderr)
+			}
+			t.Logf("refused: %s", res.Stderr)
+		})
+	}
+}
+
+// A command that kills its init at once races the init's "started"
+// record. Before the exec record, losing that race told the model the
+// command never ran. Now the run is reported as started whoever wins;
+// the log says how often the init died before confirming the start.
+func TestInitKilledByCommandIsNeverNeverRan(t *testing.T) {
+	e := inittest.NewEnv(t)
+	p := e.Policy(policy.NetDeny)
+	unconfirmed := 0
+	for range 20 {
+		res := runShared(t, p, true, `kill -KILL $PPID`)
+		if !initDied(res) {
+			t.Fatalf("control: the init survived its SIGKILL (exit %d)", res.Code)
+		}
+		if !res.Status.Started || res.Status.Failure != nil || res.Status.Silent {
+			t.Fatalf("reported as never run: %+v", res.Status)
+		}
+		if res.Status.Unconfirmed {
+			unconfirmed++
+		}
+	}
+	t.Logf("%d of 20 runs: the init died before confirming the start (would have read \"never ran\")", unconfirmed)
+}
