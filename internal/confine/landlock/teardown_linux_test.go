@@ -25,7 +25,7 @@ var errNoScopes = errors.New("this kernel's Landlock has no scopes (ABI < 6)")
 // succeeded), then starts a background child and a setsid'd daemon, and
 // records the host pids of all three.
 const stopTreeScript = `
-kill -STOP $PPID; echo $? > "$D/stop"
+echo $PPID > "$D/init"; kill -STOP $PPID; echo $? > "$D/stop"
 read top _ < /proc/self/stat; echo $top > "$D/top"
 sh -c 'read p _ < /proc/self/stat; echo $p > "$D/child"; exec sleep 1000' &
 ( setsid sh -c 'read p _ < /proc/self/stat; echo $p > "$D/daemon"; exec sleep 1000' </dev/null >/dev/null 2>&1 & )
@@ -74,7 +74,7 @@ func killSupervisor(t *testing.T, shared bool) (map[string]int, bool) {
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	pids := map[string]int{}
-	for _, name := range []string{"stop", "top", "child", "daemon"} {
+	for _, name := range []string{"init", "stop", "top", "child", "daemon"} {
 		b := waitFile(t, filepath.Join(dir, name), &stderr)
 		n, err := strconv.Atoi(strings.TrimSpace(string(b)))
 		if err != nil {
@@ -84,6 +84,11 @@ func killSupervisor(t *testing.T, shared bool) (map[string]int, bool) {
 	}
 	stopped := pids["stop"] == 0
 	delete(pids, "stop")
+	// The init is a survivor only of the control's making (stopped, it
+	// cannot exit): it is cleaned up, not judged.
+	initPid := pids["init"]
+	delete(pids, "init")
+	t.Cleanup(func() { _ = syscall.Kill(-initPid, syscall.SIGKILL); _ = syscall.Kill(initPid, syscall.SIGKILL) })
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +131,12 @@ func alive(pid int) bool {
 	return i < 0 || !strings.HasPrefix(string(b)[i+1:], " Z")
 }
 
+// killAll cleans up after a control: the recorded pids and the top
+// shell's process group (its own final sleep is in it).
 func killAll(pids map[string]int) {
+	if top := pids["top"]; top > 0 {
+		_ = syscall.Kill(-top, syscall.SIGKILL)
+	}
 	for _, pid := range pids {
 		if alive(pid) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
