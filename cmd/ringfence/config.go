@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,7 +38,7 @@ func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the whole process tree after this `DURATION` (e.g. 30s; 0: none)")
 	fs.StringArrayVar(&f.env, "env", nil, "pass `NAME[=VALUE]` to the command (NAME alone copies it from ringfence's environment; repeatable)")
 	fs.StringVar(&f.memory, "memory", "", "memory limit for the whole tree, e.g. 512M")
-	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree")
+	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree (default "+strconv.Itoa(policy.DefaultProcesses)+")")
 	fs.StringVar(&f.mountPath, "mount-path", "", "show the workspace as `PATH` in ringfence's notes (default: its real path; servers use /workspace)")
 	fs.DurationVar(&f.cpuTime, "cpu-time", 0, "CPU-time limit for the whole tree, e.g. 30s")
 }
@@ -58,7 +59,8 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 		return nil, err
 	}
 	out := &loaded{classifier: execpolicy.Default()}
-	d := policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read, Network: policy.Network{Mode: policy.NetDeny}}
+	d := policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read, Network: policy.Network{Mode: policy.NetDeny},
+		Limits: policy.Limits{Processes: policy.DefaultProcesses}}
 	if path, ok := f.policyPath(root); ok {
 		if d, err = out.applyFile(path, root, d); err != nil {
 			return nil, err
@@ -120,6 +122,9 @@ func (l *loaded) applyFile(path, root string, base policy.Defaults) (policy.Defa
 	d, err := file.Defaults(root)
 	if err != nil {
 		return base, err
+	}
+	if d.Limits.Processes == 0 { // a file that names no process limit keeps the bound
+		d.Limits.Processes = base.Limits.Processes
 	}
 	if l.classifier, err = file.Exec.Compile(); err != nil {
 		return base, fmt.Errorf("%s: [exec]: %w", path, err)
