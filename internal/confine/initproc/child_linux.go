@@ -46,6 +46,16 @@ func startAndReap(spec *Spec, st *os.File) int {
 	_ = status.Write(st, status.Event{Kind: status.Started, Pid: pid})
 	go forward(sigs, pid)
 	ws := reap(pid)
+	if os.Getpid() != 1 {
+		// No pid namespace to end what is left with the init: a
+		// background child, a setsid'd daemon (re-parented to this
+		// subreaper) end with the command, as they would under pid 1.
+		// On another thread: this one is confined (Landlock may refuse
+		// it the /proc the walk reads), the runtime's others are not.
+		done := make(chan struct{})
+		go func() { killDescendants(); close(done) }()
+		<-done
+	}
 	ev := status.Event{Kind: status.Exited}
 	code := ws.ExitStatus()
 	if ws.Signaled() {

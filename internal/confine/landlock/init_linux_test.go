@@ -1,6 +1,7 @@
 package landlock
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -92,4 +93,40 @@ func TestInitKilledByCommandIsNeverNeverRan(t *testing.T) {
 		}
 	}
 	t.Logf("%d of 20 runs: the init died before confirming the start (would have read \"never ran\")", unconfirmed)
+}
+
+// Without a pid namespace, what the command leaves running — a background
+// child, a setsid'd daemon re-parented to the init — ends with the
+// command, as under a namespace's pid 1. Under an allow-list baseline too,
+// where the init's own confined thread could not read /proc to find them.
+// The control, unconfined, leaves the daemon running.
+func TestDaemonEndsWithTheCommand(t *testing.T) {
+	e := inittest.NewEnv(t)
+	script := `setsid sleep 1000 ` + e.Mark + ` </dev/null >/dev/null 2>&1 & sleep 1000 ` + e.Mark + ` </dev/null >/dev/null 2>&1 & sleep 0.2`
+	ctl := exec.Command("/bin/sh", "-c", script)
+	if err := ctl.Run(); err != nil {
+		t.Fatal(err)
+	}
+	left := inittest.SurvivorPids(e.Mark)
+	inittest.KillPids(left)
+	if len(left) == 0 {
+		t.Fatal("control: nothing outlived the unconfined command: the check could not fail")
+	}
+	allow := &policy.Policy{Mode: policy.WorkspaceWrite, Root: e.Root, Baseline: policy.Deny,
+		Network: policy.Network{Mode: policy.NetDeny}}
+	for _, dir := range []string{"/usr", "/bin", "/lib", "/lib64", "/etc"} {
+		allow.Layers = append(allow.Layers, policy.Layer{Path: dir, Access: policy.Read, Origin: policy.FromDeployment})
+	}
+	allow.Layers = append(allow.Layers, policy.Layer{Path: e.Root, Access: policy.Write, Origin: policy.FromMode})
+	policy.SortLayers(allow.Layers)
+	for name, p := range map[string]*policy.Policy{"read-baseline": e.Policy(policy.NetDeny), "allow-list": allow} {
+		t.Run(name, func(t *testing.T) {
+			res := runShared(t, p, false, script)
+			left := inittest.SurvivorPids(e.Mark)
+			inittest.KillPids(left)
+			if res.Code != 0 || len(left) > 0 {
+				t.Fatalf("exit %d (stderr %q), survivors %v", res.Code, res.Stderr, left)
+			}
+		})
+	}
 }
