@@ -77,7 +77,7 @@ func start(spec *Spec) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if spec.Nest {
+	if spec.Nest && nestable() {
 		return startNested(prog, spec)
 	}
 	return syscall.ForkExec(prog, spec.Argv, &syscall.ProcAttr{

@@ -34,6 +34,14 @@ const nestScopes = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
 // nestExe is the init's binary, resolved before Landlock applies (Spec.Nest).
 var nestExe string
 
+// nestable: Landlock scopes exist (ABI 6). Before, a nested domain would
+// hold nothing, the command can signal its init, and the backend reports
+// so (its enforcement and doctor name the ABI).
+func nestable() bool {
+	abi, err := ll.LandlockGetABIVersion()
+	return err == nil && abi >= 6
+}
+
 // prepareNest resolves the binary the exec stage runs and lets the init's
 // domain execute it (an allow-list baseline may not cover it otherwise).
 func prepareNest(spec *Spec) error {
