@@ -88,7 +88,7 @@
 //     parent-death signal and when the command ends.
 //
 // Tests: TestNamespaceInitIgnoresSignalsFromInside (control: a plain Go
-// pid 1 dies of eight of those signals), TestStatusRecordsInOrder, and in
+// pid 1 dies of SIGABRT, SIGSEGV, SIGSYS), TestStatusRecordsInOrder, and in
 // the landlock backend TestCommandCannotSignalItsInit,
 // TestInitKilledByCommandIsNeverNeverRan,
 // TestStoppedInitAndKilledSupervisorLeaveNoSurvivors and
