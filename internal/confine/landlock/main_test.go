@@ -7,14 +7,17 @@ import (
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 )
 
-// TestMain lets the test binary be the sandbox init and, for the
-// teardown tests, a supervisor the test SIGKILLs (RF_LL_HELPER).
+// helpers are what the test binary can be started as instead
+// (RF_LL_HELPER), registered by the Linux tests.
+var helpers = map[string]func(){}
+
+// TestMain lets the test binary be the sandbox init and the helpers.
 func TestMain(m *testing.M) {
 	if initproc.IsInit() {
 		initproc.Main()
 	}
-	if os.Getenv("RF_LL_HELPER") == "supervise" {
-		superviseTree(os.Getenv("RF_LL_DIR"), os.Getenv("RF_LL_SHARED") == "1")
+	if h := helpers[os.Getenv("RF_LL_HELPER")]; h != nil {
+		h()
 	}
 	os.Exit(m.Run())
 }

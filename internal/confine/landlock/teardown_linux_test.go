@@ -33,6 +33,10 @@ while [ ! -s "$D/child" ] || [ ! -s "$D/daemon" ]; do sleep 0.01; done
 sleep 1000
 `
 
+func init() {
+	helpers["supervise"] = func() { superviseTree(os.Getenv("RF_LL_DIR"), os.Getenv("RF_LL_SHARED") == "1") }
+}
+
 // superviseTree is the helper supervisor: it runs stopTreeScript under
 // the backend (no cgroup: the init alone must end the tree) and never
 // returns on its own; the test SIGKILLs it.
