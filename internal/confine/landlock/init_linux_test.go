@@ -1,12 +1,14 @@
 package landlock
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
+	"github.com/ringfence/ringfence/internal/status"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -128,5 +130,32 @@ func TestDaemonEndsWithTheCommand(t *testing.T) {
 				t.Fatalf("exit %d (stderr %q), survivors %v", res.Code, res.Stderr, left)
 			}
 		})
+	}
+}
+
+// An exec that fails in the exec stage is reported as ForkExec reports it
+// when the init starts the command directly: a program that cannot be
+// executed is the command's failure, not "started" and not the runner's.
+func TestExecStageReportsExecFailure(t *testing.T) {
+	e := inittest.NewEnv(t)
+	bad := e.Root + "/work/not-a-program"
+	if err := os.WriteFile(bad, []byte{0, 1, 2, 3}, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, shared := range []bool{true, false} {
+		prov := &Provider{opts: Options{sharedDomain: shared}}
+		testenv.Need(t, "landlock backend", prov.Available())
+		c, err := prov.Confine(confine.Request{Argv: []string{bad}, Policy: e.Policy(policy.NetDeny), Env: []string{"PATH=/usr/bin:/bin"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := inittest.Run(c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := res.Status.Failure
+		if res.Status.Started || f == nil || f.Reason != status.NotExecutable || f.Errno != "ENOEXEC" {
+			t.Fatalf("shared domain %v: status %+v failure %+v", shared, res.Status, f)
+		}
 	}
 }
