@@ -11,6 +11,8 @@ func AgentDefaults() Defaults {
 		Mode:     WorkspaceWrite,
 		Baseline: Read,
 		Network:  Network{Mode: NetDeny},
+		// A fork bomb ends as over-budget, not by starving the machine.
+		Limits: Limits{Processes: DefaultProcesses},
 	}
 }
 

@@ -32,6 +32,14 @@ func (g *GitProtection) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// DefaultProcesses is the process limit of ringfence's own profile (the
+// CLI and the MCP server, whose commands an agent writes) when neither a
+// flag nor the policy file sets one: a fork bomb then ends as over-budget
+// with the breach named, instead of exhausting the machine's pids. It is
+// well above what builds and test suites fork at once. Defaults built in Go
+// keep a zero field unlimited: the embedding program decides.
+const DefaultProcesses = 512
+
 // Defaults is the deployment's side of a resolution: trusted, set by the
 // person running ringfence (flags, a policy file, Go code). Every path is
 // absolute; Resolve refuses a relative one.

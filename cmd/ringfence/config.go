@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.killAfter, "kill-after", ringfence.DefaultKillAfter, "after a timeout or an interrupt, send SIGTERM to the tree and SIGKILL this `DURATION` later (0: SIGKILL at once)")
 	fs.StringArrayVar(&f.env, "env", nil, "also pass `NAME[=VALUE]` (NAME alone copies it from ringfence's environment, even one the default allow-list keeps out as a credential; repeatable)")
 	fs.StringVar(&f.memory, "memory", "", "memory limit for the whole tree, e.g. 512M")
-	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree")
+	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree (default "+strconv.Itoa(policy.DefaultProcesses)+")")
 	fs.StringVar(&f.mountPath, "mount-path", "", "show the workspace as `PATH` in ringfence's notes (default: its real path; servers use /workspace)")
 	fs.DurationVar(&f.cpuTime, "cpu-time", 0, "CPU-time limit for the whole tree, e.g. 30s")
 }

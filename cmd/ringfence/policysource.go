@@ -157,6 +157,9 @@ func (s *policySources) useTrusted(file *policyfile.File, role, root string) err
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	if d.Limits.Processes == 0 { // a file that names no process limit keeps the bound
+		d.Limits.Processes = s.base.Defaults.Limits.Processes
+	}
 	if _, err := file.Exec.Compile(); err != nil {
 		return fmt.Errorf("%s: [exec]: %w", path, err)
 	}

@@ -8,8 +8,16 @@
 // closed before the command is executed, so only the runner can write it.
 //
 // The ringfence format is one JSON object per line. A runner writes, in
-// order: at most one "failed" (and then nothing else) or one "started",
-// then at most one "exited" with the command's own wait status.
+// order: "exec" just before it forks the command, then at most one "failed"
+// (and then nothing else) or one "started", then at most one "exited" with
+// the command's own wait status.
+//
+// "exec" is what makes "the command never ran" a fact rather than a guess
+// from timing: a runner that dies (or is killed — by the command itself,
+// or by the command exhausting the processes it may fork) after "exec" but
+// before "started" or "failed" may have run the command, and Read reports
+// it as started (Unconfirmed). Without "exec" nothing of the command can
+// have existed: the record is written, synchronously, before the fork.
 package status
 
 import (
@@ -20,6 +28,7 @@ import (
 
 // Kinds of event.
 const (
+	Exec    = "exec"    // the runner is about to fork the command: from here it may have run
 	Started = "started" // the command was executed; Pid is its pid in the sandbox
 	Failed  = "failed"  // the runner failed before the command ran
 	Exited  = "exited"  // the command ended; ExitCode or Signal says how
@@ -46,10 +55,15 @@ type Event struct {
 
 // Summary is what a supervisor learned from the channel once it closed.
 type Summary struct {
-	Started bool   `json:"started"`           // a Started record arrived
-	Failure *Event `json:"failure,omitempty"` // the Failed record, if any
-	Exit    *Event `json:"exit,omitempty"`    // the Exited record, if any
-	Silent  bool   `json:"silent"`            // the channel closed with no record at all
+	Started bool `json:"started"` // a Started record arrived, or see Unconfirmed
+	// Unconfirmed: an Exec record arrived but neither Started nor Failed
+	// did — the runner ended in between. The command may have run, so
+	// Started is set too: "never ran" is never told on a guess.
+	Unconfirmed bool   `json:"unconfirmed,omitempty"`
+	attempted   bool   // an Exec record arrived
+	Failure     *Event `json:"failure,omitempty"` // the Failed record, if any
+	Exit        *Event `json:"exit,omitempty"`    // the Exited record, if any
+	Silent      bool   `json:"silent"`            // the channel closed with no record at all
 }
 
 // Write sends one event as a JSON line.
@@ -76,14 +90,22 @@ func Read(r io.Reader) Summary {
 		}
 		s.add(e)
 	}
+	if s.attempted && !s.Started && s.Failure == nil {
+		s.Started, s.Unconfirmed = true, true
+	}
 	s.Silent = !s.Started && s.Failure == nil && s.Exit == nil
 	return s
 }
 
 func (s *Summary) add(e Event) {
 	switch e.Kind {
+	case Exec:
+		s.attempted = true
 	case Started:
-		s.Started = true
+		// A Started after a Failed breaks the protocol; of the two, the
+		// record that says the command ran is kept (never "never ran" on
+		// a contradiction).
+		s.Started, s.Failure = true, nil
 	case Failed:
 		if s.Failure == nil && !s.Started {
 			s.Failure = &e

@@ -24,17 +24,38 @@ func startAndReap(spec *Spec, st *os.File) int {
 		reportSetup(st, stage("chdir", err))
 		return ExitSetup
 	}
+	ignoreSignals()
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwarded...)
 	watchParentDeath()
+	// From this record on the command may have run: if the init dies
+	// before it says started or failed, it is not told as "never ran".
+	if err := status.Write(st, status.Event{Kind: status.Exec}); err != nil {
+		return ExitSetup // nobody is listening: start nothing
+	}
 	pid, err := start(spec)
+	var se *stageError
+	if errors.As(err, &se) {
+		reportSetup(st, err)
+		return ExitSetup
+	}
 	if err != nil {
-		reportExec(st, err)
+		reportExecFailure(st, err)
 		return ExitSetup
 	}
 	_ = status.Write(st, status.Event{Kind: status.Started, Pid: pid})
 	go forward(sigs, pid)
 	ws := reap(pid)
+	if os.Getpid() != 1 {
+		// No pid namespace to end what is left with the init: a
+		// background child, a setsid'd daemon (re-parented to this
+		// subreaper) end with the command, as they would under pid 1.
+		// On another thread: this one is confined (Landlock may refuse
+		// it the /proc the walk reads), the runtime's others are not.
+		done := make(chan struct{})
+		go func() { killDescendants(); close(done) }()
+		<-done
+	}
 	ev := status.Event{Kind: status.Exited}
 	code := ws.ExitStatus()
 	if ws.Signaled() {
@@ -55,6 +76,9 @@ func start(spec *Spec) (int, error) {
 	prog, err := lookPath(spec.Argv[0], spec.Env)
 	if err != nil {
 		return 0, err
+	}
+	if spec.Nest && nestable() {
+		return startNested(prog, spec)
 	}
 	return syscall.ForkExec(prog, spec.Argv, &syscall.ProcAttr{
 		Env:   spec.Env,
@@ -121,7 +145,7 @@ func lookPath(prog string, env []string) (string, error) {
 	return "", unix.ENOENT
 }
 
-func reportExec(st *os.File, err error) {
+func reportExecFailure(st *os.File, err error) {
 	ev := status.Event{Kind: status.Failed, Stage: "exec", Reason: status.SetupFailed}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
@@ -134,6 +158,34 @@ func reportExec(st *os.File, err error) {
 		}
 	}
 	_ = status.Write(st, ev)
+}
+
+// ignoreSignals makes the init deaf to every signal it does not use, so
+// the command cannot end or stop it by one: Go's runtime would otherwise
+// crash on a SIGABRT, SIGSEGV or SIGSYS sent with kill (ending the tree
+// and the init's account of it), and SIGTSTP/SIGTTIN/SIGTTOU keep their
+// default, stopping action. (As pid 1 of a pid namespace the kernel
+// already drops SIGKILL and SIGSTOP from inside; without one, the landlock
+// backend, the command's own Landlock domain refuses every signal to the
+// init: see Spec.Nest.) They are caught and dropped, not set to SIG_IGN:
+// an ignored disposition survives fork and exec, and the command must
+// start with the default ones. Kept as they were: SIGCHLD (reaping),
+// SIGURG and SIGPROF (the runtime's), the forwarded signals and the
+// parent-death signal. Real faults are not sent by kill and still crash.
+func ignoreSignals() {
+	keep := map[syscall.Signal]bool{unix.SIGKILL: true, unix.SIGSTOP: true, unix.SIGCHLD: true,
+		unix.SIGURG: true, unix.SIGPROF: true, ParentDeathSignal: true}
+	for _, s := range forwarded {
+		keep[s.(syscall.Signal)] = true
+	}
+	var drop []os.Signal
+	for s := syscall.Signal(1); s < 32; s++ {
+		if !keep[s] {
+			drop = append(drop, s)
+		}
+	}
+	// Never read: signal.Notify drops what does not fit.
+	signal.Notify(make(chan os.Signal, 1), drop...)
 }
 
 func forward(sigs <-chan os.Signal, pid int) {

@@ -46,18 +46,58 @@
 //  6. Seccomp (internal/confine/seccomp) on its main thread, plus a filter
 //     refusing every socket family but AF_UNIX where there is no network
 //     namespace; unix-socket connects are supervised by the init.
-//  7. Forks and executes the command from that thread (it inherits all of
-//     the above) — on a terminal (only ever the new one the supervisor
-//     opened, see run.Options.Terminal) as the leader of a session whose
-//     controlling terminal it is, so Ctrl-C and Ctrl-Z reach its
-//     foreground group; that terminal is also bound at /dev/console in the
-//     view (checked to be the same device and inode) so ttyname works —, reports "started" or a "failed" with not-found or
-//     not-executable (exec errors come back synchronously from ForkExec,
-//     so a missing program is never confused with a command exiting 127),
-//     forwards SIGTERM/INT/HUP/QUIT/USR1/USR2, reaps every orphan, and on
-//     the command's exit writes "exited" and exits with its code
-//     (128+signal when killed). As pid 1 of a pid namespace, its exit
-//     kills every remaining descendant.
+//  7. Becomes deaf to every signal it does not use (caught and dropped, so
+//     the command still starts with default dispositions), writes "exec"
+//     on the status channel, then forks and executes the command from
+//     that thread (it inherits all of the above) — on a terminal (only
+//     ever the new one the supervisor opened, see run.Options.Terminal) as
+//     the leader of a session whose controlling terminal it is, so Ctrl-C
+//     and Ctrl-Z reach its foreground group; that terminal is also bound at
+//     /dev/console in the view (checked to be the same device and inode)
+//     so ttyname works — and reports "started" or
+//     a "failed" with not-found or not-executable (exec errors come back
+//     synchronously, so a missing program is never confused with a
+//     command exiting 127). It forwards SIGTERM/INT/HUP/QUIT/USR1/USR2,
+//     reaps every orphan, and on the command's exit ends whatever the
+//     command left running (without a pid namespace: it is a child
+//     subreaper, so setsid'd daemons are its own), writes "exited" and
+//     exits with the command's code (128+signal when killed). As pid 1 of
+//     a pid namespace, its exit kills every remaining descendant.
+//  8. With Spec.Nest (the landlock backend, Landlock ABI 6+) the command
+//     is started through a short second exec of the init (`__confine
+//     exec`, the exec stage): it restricts itself with a Landlock domain
+//     nested in the init's that only adds the scopes (signals, abstract
+//     unix sockets) and grants reparenting everywhere (a layer that does
+//     not would refuse every cross-directory rename), then executes the
+//     command, reporting a failed exec on a close-on-exec pipe: EOF means
+//     the command runs. The init is then outside the command's domain.
+//
+// # Threat model: the command against its init
+//
+// The command wants its init gone or silent: killed or crashed before it
+// reports "started" (the model would be told the command never ran, so
+// it would run it again), stopped (a stopped init cannot end the tree when
+// ringfence dies), or tricked into ending the tree early. What holds:
+//
+//   - "Never ran" is a fact, not a timing guess: "exec" is written, and
+//     read, before the fork, and a channel with "exec" but neither
+//     "started" nor "failed" reads as started (status.Summary.Unconfirmed).
+//   - Signals: as pid 1 of a pid namespace the kernel drops SIGKILL and
+//     SIGSTOP from inside, and the init catches and drops every other
+//     signal it does not use (Go's runtime would crash on a SIGABRT,
+//     SIGSEGV or SIGSYS sent with kill). Without a pid namespace the
+//     command's own scoped domain refuses every signal to the init (kill,
+//     tgkill, a process-group or broadcast kill alike).
+//   - Tree teardown does not need a live ringfence: the pid namespace, or
+//     (landlock backend) the init ends every descendant on its
+//     parent-death signal and when the command ends.
+//
+// Tests: TestNamespaceInitIgnoresSignalsFromInside (control: a plain Go
+// pid 1 dies of SIGABRT, SIGSEGV, SIGSYS), TestStatusRecordsInOrder, and in
+// the landlock backend TestCommandCannotSignalItsInit,
+// TestInitKilledByCommandIsNeverNeverRan,
+// TestStoppedInitAndKilledSupervisorLeaveNoSurvivors and
+// TestDaemonEndsWithTheCommand, each with its control, as root and not.
 //
 // # Threads
 //
@@ -79,6 +119,18 @@
 //
 // Before ABI 8 the supervisor's connects on the command's behalf are not
 // subject to Landlock's scope: host abstract unix sockets are reachable
-// where no network namespace hides them (see the backends' reports). Pre-existing hard links to a denied file from a
-// readable place are readable (mounts and Landlock are path-based).
+// where no network namespace hides them (see the backends' reports).
+// Pre-existing hard links to a denied file from a readable place are
+// readable (mounts and Landlock are path-based). The init can still die by
+// what is not a signal from the command: the OOM killer inside a memory
+// limit, or its runtime failing to make a thread when a fork bomb has
+// used every pid of the group; the run is then reported as started (never
+// as "never ran"), and without a pid namespace only ringfence's own sweep
+// (process group, cgroup census) ends the tree — nothing does if ringfence
+// dies too. Before Landlock ABI 6 (no scopes) the landlock backend's
+// command can signal, stop or kill its init (reported). The exec stage
+// costs one more start of the ringfence binary per command (about 5 ms
+// on the shared test machine). The init's binary is readable and
+// executable by the command under the landlock backend (the exec stage
+// runs it from inside the init's domain).
 package initproc

@@ -1,6 +1,7 @@
 package initproc
 
 import (
+	"errors"
 	"os"
 	"os/signal"
 	"strconv"
@@ -37,7 +38,7 @@ func watchParentDeath() {
 }
 
 // killDescendants SIGKILLs every process below this one until none is
-// left. The init is a child subreaper, so an orphan — a setsid'd daemon
+// left (bounded: 200 rounds). The init is a child subreaper, so an orphan — a setsid'd daemon
 // included — is re-parented to it and stays in reach.
 func killDescendants() {
 	for range 200 {
@@ -48,7 +49,22 @@ func killDescendants() {
 		for _, pid := range pids {
 			_ = unix.Kill(pid, unix.SIGKILL)
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(time.Millisecond)
+		reapAny() // the dead are listed as children until reaped
+	}
+}
+
+// reapAny reaps every child that has ended, without waiting.
+func reapAny() {
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if pid <= 0 || err != nil {
+			return
+		}
 	}
 }
 

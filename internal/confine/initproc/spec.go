@@ -13,6 +13,10 @@ const Arg = "__confine"
 //	if initproc.IsInit() { initproc.Main() }
 func IsInit() bool { return len(os.Args) > 1 && os.Args[1] == Arg }
 
+// ExecStage is os.Args[2] of the init's second, short-lived exec (see
+// Spec.Nest): `ringfence __confine exec`.
+const ExecStage = "exec"
+
 // Descriptors the init inherits (ExtraFiles[0] and [1]).
 const (
 	SpecFD   = 3 // read end of the spec pipe: one JSON Spec, then EOF
@@ -44,6 +48,16 @@ type Spec struct {
 	// Subreaper makes orphans of the command the init's to reap (no pid
 	// namespace: the landlock backend).
 	Subreaper bool `json:"subreaper,omitempty"`
+
+	// Nest gives the command a Landlock domain of its own, nested in the
+	// init's and scoped (signals, abstract unix sockets): the init then
+	// lies outside the command's domain, so the command can neither signal
+	// (stop, kill) it nor reach what it could. The domain is made by a
+	// short-lived second exec of the init (ExecStage) between fork and the
+	// command's exec, since Go cannot run code in a forked child. For an
+	// init without a pid namespace (the landlock backend), whose signals the
+	// kernel does not otherwise shield.
+	Nest bool `json:"nest,omitempty"`
 
 	// Probe makes the init stop after the namespace and mount checks and
 	// exit 0: Available's real test of this host.

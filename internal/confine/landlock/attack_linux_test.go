@@ -15,7 +15,6 @@ import (
 // in its Enforcement.
 var landlockGaps = map[string]string{
 	"unix-abstract-to-host": "host abstract unix sockets stay reachable before Landlock ABI 8 (Network: loopback-only); this host has ABI 7",
-	"outlive":               "tree kill is by process group; a descendant calling setsid escapes it (TreeKill: process-group)",
 	"list-denied":           "names beneath a directory on the way to a denied path stay listable, the denied directory's own included; contents are not readable",
 }
 

@@ -31,6 +31,10 @@ func TestAllowedEffects(t *testing.T) {
 	cases := []struct{ name, script string }{
 		{"write-subdir", `echo ok > "$ROOT/work/new" && mkdir -p "$ROOT/work/a/b" && mv "$ROOT/work/new" "$ROOT/work/a/b/" && rm -r "$ROOT/work/a"`},
 		{"write-existing-root-file", `echo more >> "$ROOT/file"`},
+		// Reparenting (a link or rename into another directory) is what
+		// a Landlock layer refuses unless it grants it: the command's own
+		// nested domain must not take it away (EXDEV).
+		{"cross-dir-link-rename", `mkdir -p "$ROOT/work/x" "$ROOT/work/y" && echo a > "$ROOT/work/x/f" && ln "$ROOT/work/x/f" "$ROOT/work/y/hl" && python3 -c "import os; os.rename(os.environ['ROOT']+'/work/y', os.environ['ROOT']+'/work/x/y')" && rm -r "$ROOT/work/x"`},
 		{"dev-null", `echo x > /dev/null`},
 		{"read-host", `grep -q root /etc/passwd && grep -q victim "$OUT/victim"`},
 		{"read-protected", `grep -q core "$ROOT/.git/config"`},

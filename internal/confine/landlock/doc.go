@@ -23,9 +23,18 @@
 //     loopback is refused too), Landlock handles TCP (and UDP from ABI
 //     10) with no port allowed; host unix sockets by path: the seccomp
 //     supervisor.
-//   - Host processes: Landlock's scopes (ABI 6) refuse signals to
-//     processes outside the domain, its ptrace rule refuses tracing and
-//     reading /proc/<pid>/environ, seccomp refuses ptrace.
+//   - Host processes, and the init: the command runs in a Landlock
+//     domain of its own (initproc Spec.Nest, ABI 6+), nested in the
+//     init's and scoped, so no signal reaches a process outside it — the
+//     init included: the command cannot stop, kill or crash its init, nor
+//     fake its parent-death signal. Landlock's ptrace rule refuses tracing
+//     and reading /proc/<pid>/environ, seccomp refuses ptrace.
+//   - Tree teardown: the init is a child subreaper the command cannot
+//     signal; it ends every descendant (setsid'd daemons included) when
+//     the command ends and on its parent-death signal, so a SIGKILLed
+//     ringfence leaves nothing running.
+//   - Every run's Enforcement.Reasons begins with what stays out of reach
+//     ("out of reach: …"); doctor says the same per feature.
 //   - Kernel state, escalation, terminal injection, leaked descriptors and
 //     environment: as for the linux backend (seccomp, no capabilities,
 //     no_new_privs, a new session, close-on-exec).
@@ -37,9 +46,12 @@
 //     connects on the command's behalf, cannot share the command's domain
 //     (Network loopback-only under deny). From ABI 8 the whole init is one
 //     domain and the scope holds.
-//   - Tree kill is by process group; a descendant that calls setsid
-//     escapes it (TreeKill process-group). The init is a subreaper, so
-//     orphans are its own until it exits.
+//   - Tree kill without the init: ringfence's own sweep is by process
+//     group (TreeKill process-group) plus the cgroup census where limits
+//     apply. If the init itself dies by something other than a signal
+//     (out of memory, no pid left for its runtime's threads) and
+//     ringfence dies too, a daemon can survive. Before Landlock ABI 6 the
+//     command can stop its init (no scopes to nest).
 //   - /proc, /sys and /tmp are the host's (readable where the baseline
 //     is); there is no private /tmp: the policy's TempDir is the scratch.
 //   - A kernel without Landlock is unavailable (ABI 0): never a silent

@@ -18,6 +18,11 @@ type Options struct {
 	// ForceUnavailable, when set, makes Available fail with this reason
 	// without probing (tests; doctor's simulation of an older kernel).
 	ForceUnavailable string
+
+	// sharedDomain leaves the command in its init's Landlock domain, as
+	// before Spec.Nest: only the tests' controls set it, to show what the
+	// command could do to its init without a domain of its own.
+	sharedDomain bool
 }
 
 // Provider is the landlock backend.
@@ -82,7 +87,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		dir = pol.Root
 	}
 	spec := &initproc.Spec{Argv: req.Argv, Dir: dir, Env: req.Env,
-		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true}
+		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: !p.opts.sharedDomain}
 	// A session of its own: no controlling terminal to inject into, and a
 	// process group run can kill (a descendant calling setsid escapes it:
 	// reported as TreeKill process-group).

@@ -116,6 +116,7 @@ func accessBefore(p *policy.Policy, i int) policy.Access {
 // but less precisely than with a mount namespace, and the reasons say how.
 func Enforce(p *policy.Policy, plan Plan, abi int) confine.Enforcement {
 	e := confine.Enforcement{Files: confine.FilesPartial, Network: confine.NetFull}
+	e.Reasons = append(e.Reasons, outOfReach(p, abi))
 	e.Reasons = append(e.Reasons, "no mount namespace: Landlock alone confines files; /proc, /sys and /tmp are the host's")
 	if left := unprotected(p, plan); len(left) > 0 {
 		e.Reasons = append(e.Reasons, "protected paths stay writable (Landlock cannot take write away inside a writable root without "+

@@ -110,7 +110,12 @@ func landlockFeatures(r Report) map[string]Feature {
 		FeatNetworkLoopback: none("Landlock network rules are by port, not address: loopback cannot be told apart"),
 		FeatProcesses:       none("no pid namespace: host processes are visible"),
 		FeatLimits:          limits(r),
-		FeatTreeKill:        partial("process group: a descendant that calls setsid escapes"),
+	}
+	// The command's own scoped domain (ABI 6) keeps it from signalling its
+	// init, the subreaper that ends the tree; before, it can stop it.
+	f[FeatTreeKill] = partial("the init, a child subreaper, ends every descendant (setsid'd daemons included) when the command ends or ringfence dies; before Landlock ABI 6 the command can stop it")
+	if abi >= 6 {
+		f[FeatTreeKill] = partial("the init, a child subreaper the command cannot signal (its own scoped Landlock domain), ends every descendant when the command ends or ringfence dies; no pid namespace ends them if the init itself is killed (out of memory)")
 	}
 	f[FeatNetworkDeny] = none("Landlock before ABI 4 has no network rules")
 	if abi >= 4 {
@@ -118,9 +123,12 @@ func landlockFeatures(r Report) map[string]Feature {
 	}
 	f[FeatSignals] = none("Landlock before ABI 6 cannot scope signals")
 	if abi >= 6 {
-		f[FeatSignals] = full("Landlock signal scoping")
+		f[FeatSignals] = full("the command's own scoped Landlock domain: no signal reaches a process outside it, its init included")
 	}
 	f[FeatHostUnix] = hostUnix(r, "seccomp user notification checks each connect")
+	if f[FeatHostUnix].Level == Full && abi < 8 {
+		f[FeatHostUnix] = partial("filesystem sockets: each connect checked (seccomp user notification); host abstract sockets stay reachable before Landlock ABI 8 (the supervisor connects outside the command's domain)")
+	}
 	return f
 }
 

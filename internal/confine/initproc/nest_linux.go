@@ -1,0 +1,178 @@
+package initproc
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"syscall"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// execSpec is what the exec stage reads on SpecFD: the command, resolved.
+type execSpec struct {
+	Prog string   `json:"prog"`
+	Argv []string `json:"argv"`
+	Env  []string `json:"env"`
+}
+
+// The exec stage's report on StatusFD: nothing at all when the command's
+// exec succeeded (the descriptor is close-on-exec), else one of these
+// bytes followed by the errno, 4 bytes little-endian.
+const (
+	reportExec  = 'x' // the command's execve failed
+	reportScope = 's' // the nested domain could not be made
+)
+
+// nestScopes are the scopes of the command's own domain (ABI 6).
+const nestScopes = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
+
+// nestExe is the init's binary, resolved before Landlock applies (Spec.Nest).
+var nestExe string
+
+// nestable: Landlock scopes exist (ABI 6). Before, a nested domain would
+// hold nothing, the command can signal its init, and the backend reports
+// so (its enforcement and doctor name the ABI).
+func nestable() bool {
+	abi, err := ll.LandlockGetABIVersion()
+	return err == nil && abi >= 6
+}
+
+// prepareNest resolves the binary the exec stage runs and lets the init's
+// domain execute it (an allow-list baseline may not cover it otherwise).
+func prepareNest(spec *Spec) error {
+	exe, err := Executable()
+	if err != nil {
+		return err
+	}
+	nestExe = exe
+	spec.Landlock.Read = append(spec.Landlock.Read, exe)
+	return nil
+}
+
+// startNested starts the command through the exec stage and reports it
+// as ForkExec would: its pid once the command's own exec succeeded, or
+// the errno of its failure (a *stageError when the domain failed).
+func startNested(prog string, spec *Spec) (int, error) {
+	data, err := json.Marshal(execSpec{Prog: prog, Argv: spec.Argv, Env: spec.Env})
+	if err != nil {
+		return 0, err
+	}
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	defer specW.Close()
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		specR.Close()
+		return 0, err
+	}
+	defer repR.Close()
+	pid, err := syscall.ForkExec(nestExe, []string{nestExe, Arg, ExecStage}, &syscall.ProcAttr{
+		Env:   initEnv,
+		Files: []uintptr{0, 1, 2, specR.Fd(), repW.Fd()},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	specR.Close()
+	repW.Close()
+	if err != nil {
+		return 0, stage("nest", err)
+	}
+	_, _ = specW.Write(data) // a stage that died unread is reaped below
+	specW.Close()
+	msg, _ := io.ReadAll(io.LimitReader(repR, 16))
+	if len(msg) == 0 {
+		// The command's exec closed the report: it runs. (A stage that
+		// died before its exec also closes it; the init then reaps it and
+		// reports its end: "may have run" is the safe side.)
+		return pid, nil
+	}
+	var ws unix.WaitStatus
+	_, _ = unix.Wait4(pid, &ws, 0, nil)
+	errno := unix.EIO
+	if len(msg) == 5 {
+		errno = syscall.Errno(binary.LittleEndian.Uint32(msg[1:]))
+	}
+	if msg[0] == reportExec {
+		return 0, errno
+	}
+	return 0, stage("nest", errno)
+}
+
+// execStage is the exec stage: a fresh exec of the init, forked by it,
+// with everything the init applied inherited (Landlock, seccomp,
+// no_new_privs, no capabilities). It restricts itself with a scoped
+// domain nested in the init's and executes the command. It never returns.
+func execStage() {
+	runtime.LockOSThread() // the domain is this thread's; execve keeps it
+	unix.CloseOnExec(SpecFD)
+	unix.CloseOnExec(StatusFD)
+	report := os.NewFile(StatusFD, "exec-report")
+	f := os.NewFile(SpecFD, "exec-spec")
+	data, err := io.ReadAll(io.LimitReader(f, maxSpec))
+	f.Close()
+	var es execSpec
+	if err == nil {
+		err = json.Unmarshal(data, &es)
+	}
+	if err == nil && (es.Prog == "" || len(es.Argv) == 0) {
+		err = unix.EINVAL
+	}
+	if err != nil {
+		stageFail(report, reportScope, err)
+	}
+	if err := nestDomain(); err != nil {
+		stageFail(report, reportScope, err)
+	}
+	err = unix.Exec(es.Prog, es.Argv, es.Env)
+	stageFail(report, reportExec, err)
+}
+
+// nestDomain restricts this thread with a domain adding only the scopes.
+// Its filesystem and network rules are the init's: domains stack. Every
+// Landlock layer refuses reparenting (a link or rename into another
+// directory, LANDLOCK_ACCESS_FS_REFER) unless it grants it, handled or
+// not, so this layer handles REFER and grants it everywhere, leaving the
+// init's layer alone to decide (without it, a cross-directory rename in
+// the workspace fails with EXDEV).
+func nestDomain() error {
+	abi, err := ll.LandlockGetABIVersion()
+	if err != nil || abi < 6 {
+		return unix.EOPNOTSUPP
+	}
+	fd, err := ll.LandlockCreateRuleset(&ll.RulesetAttr{HandledAccessFS: ll.AccessFSRefer, Scoped: nestScopes}, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	root, err := unix.Open("/", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(root)
+	if err := ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: ll.AccessFSRefer, ParentFd: root}, 0); err != nil {
+		return err
+	}
+	// no_new_privs is inherited from the init; set again in case.
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	return ll.LandlockRestrictSelf(fd, 0)
+}
+
+func stageFail(report *os.File, kind byte, err error) {
+	errno := unix.EIO
+	var e syscall.Errno
+	if errors.As(err, &e) {
+		errno = e
+	}
+	msg := []byte{kind, 0, 0, 0, 0}
+	binary.LittleEndian.PutUint32(msg[1:], uint32(errno))
+	_, _ = report.Write(msg)
+	os.Exit(ExitSetup)
+}
