@@ -76,7 +76,9 @@ func startNested(prog string, spec *Spec) (int, error) {
 	pid, err := syscall.ForkExec(nestExe, []string{nestExe, Arg, ExecStage}, &syscall.ProcAttr{
 		Env:   initEnv,
 		Files: []uintptr{0, 1, 2, specR.Fd(), repW.Fd()},
-		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		// The stage execs into the command: it must already lead the
+		// session on the command's terminal, as a direct child would.
+		Sys: childAttr(stdioTerminals()),
 	})
 	specR.Close()
 	repW.Close()
