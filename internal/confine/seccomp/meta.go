@@ -37,6 +37,10 @@ func metaEntries(opts Options) []entry {
 	}
 	out = append(out, modeChecked...)
 	if opts.GuardMeta {
+		// The *at forms of the xattr calls (Linux 6.13) take a struct
+		// the supervisor does not replay; libc does not use them, and
+		// callers fall back to the older calls on ENOSYS.
+		out = append(out, entry{"setxattrat", "enosys"}, entry{"removexattrat", "enosys"})
 		for _, group := range [][]string{ownerCalls, timeCalls, xattrCalls} {
 			for _, name := range group {
 				out = append(out, entry{name, "notify"})
