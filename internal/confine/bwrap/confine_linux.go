@@ -26,12 +26,12 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if req.Policy == nil || !req.Policy.Confining() {
 		return nil, check(req.Policy, req, ArgOptions{})
 	}
-	filter, err := seccompFilter()
+	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
+		SuperviseUnix: p.host.notify && !p.opts.NoSupervise}
+	filter, err := seccompFilter(o.SuperviseUnix)
 	if err != nil {
 		return nil, err
 	}
-	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
-		SuperviseUnix: p.host.notify && !p.opts.NoSupervise}
 	if p.opts.NoExpand {
 		o.List = nil
 	}
@@ -68,8 +68,12 @@ func (p *Provider) start(spec Spec, req confine.Request, filter []byte) (*confin
 // seccompFilter compiles the base filter (no unix-socket supervision: that
 // needs a user-notification listener bwrap does not hand back) as the raw
 // sock_filter array bwrap's --seccomp reads.
-func seccompFilter() ([]byte, error) {
-	prog, err := seccomp.Build(seccomp.Options{})
+//
+// When the shim supervises, chmod with S_ISGID is left to its filter,
+// whose supervisor allows it on directories only; this one would
+// otherwise refuse it everywhere (filters stack, the stricter wins).
+func seccompFilter(shimSupervises bool) ([]byte, error) {
+	prog, err := seccomp.Build(seccomp.Options{LeaveSetGID: shimSupervises})
 	if err != nil {
 		return nil, fmt.Errorf("bwrap: seccomp filter: %w", err)
 	}
