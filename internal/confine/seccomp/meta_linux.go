@@ -224,11 +224,11 @@ func (s *supervisor) chmod(obj object, mode uint32) unix.Errno {
 	return s.asSelf(func() unix.Errno {
 		switch {
 		case !obj.byPath:
-			return errnoOf(unix.Fchmod(obj.fd, mode), unix.EPERM)
+			return callErr(unix.Fchmod(obj.fd, mode))
 		case st.Mode&unix.S_IFMT == unix.S_IFLNK:
 			return unix.EOPNOTSUPP // a symlink's mode cannot be changed
 		}
-		return errnoOf(unix.Chmod(magic(obj.fd), mode), unix.EPERM)
+		return callErr(unix.Chmod(magic(obj.fd), mode))
 	})
 }
 
@@ -238,9 +238,9 @@ func (s *supervisor) chown(obj object, uid, gid uint64) unix.Errno {
 	u, g := int(int32(uid)), int(int32(gid))
 	return s.asSelf(func() unix.Errno {
 		if !obj.byPath {
-			return errnoOf(unix.Fchown(obj.fd, u, g), unix.EPERM)
+			return callErr(unix.Fchown(obj.fd, u, g))
 		}
-		return errnoOf(unix.Fchownat(obj.fd, "", u, g, unix.AT_EMPTY_PATH), unix.EPERM)
+		return callErr(unix.Fchownat(obj.fd, "", u, g, unix.AT_EMPTY_PATH))
 	})
 }
 
@@ -352,6 +352,15 @@ func (s *supervisor) xattr(t *target, obj object, name string, a [6]uint64) unix
 		default:
 			err = unix.Fsetxattr(obj.fd, attr, value, flags)
 		}
-		return errnoOf(err, unix.EPERM)
+		return callErr(err)
 	})
+}
+
+// callErr is the errno of a call the supervisor made for the target: 0 on
+// success, EPERM for an error without one.
+func callErr(err error) unix.Errno {
+	if err == nil {
+		return 0
+	}
+	return errnoOf(err, unix.EPERM)
 }
