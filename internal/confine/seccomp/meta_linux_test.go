@@ -558,7 +558,7 @@ func TestMetaSupervised(t *testing.T) {
 		"chmod-sgid-file": "EPERM", "fchmod-sgid-file": "EPERM", "sgid-via-link-to-file": "EPERM",
 		"open-creat-suid": "EPERM", "open-creat-sgid": "EPERM", "tmpfile-suid": "EPERM", "mknod-suid": "EPERM",
 		"openat2-creat": "ENOSYS",
-		"dgram-host": "EACCES", "sendmmsg-host": "EACCES", "connect-host-bound": "EACCES",
+		"dgram-host":    "EACCES", "sendmmsg-host": "EACCES", "connect-host-bound": "EACCES",
 	}
 	metaOnly := map[string]string{ // refused only with GuardMeta
 		"host-chmod": "EPERM", "host-fchmod-readonly-fd": "EPERM", "host-chmod-via-link": "EPERM",

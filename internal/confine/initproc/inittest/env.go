@@ -32,7 +32,7 @@ type Env struct {
 	// host process (an IDE, a language server) listens on.
 	DgramSock, HostBound string
 	dgramGot             atomic.Bool
-	Sleeper                           *exec.Cmd
+	Sleeper              *exec.Cmd
 	// Mark is an argument unique to this Env, by which processes an
 	// attack leaves behind are found (and only those).
 	Mark   string
