@@ -73,3 +73,22 @@ func RunOrdinary(t *testing.T, confine Confiner) {
 		})
 	}
 }
+
+// RunAttacks runs the given attacks as RunSuite runs the whole suite
+// (unconfined first, then confined), for backends with suites of their
+// own (bwrap).
+func RunAttacks(t *testing.T, attacks []Attack, confine Confiner, gaps map[string]string) {
+	for _, a := range attacks {
+		nets := a.Nets
+		if len(nets) == 0 {
+			nets = []policy.NetworkMode{policy.NetDeny}
+		}
+		for _, n := range nets {
+			gap := gaps[a.Name]
+			t.Run(a.Name+"/"+netName(n), func(t *testing.T) {
+				t.Parallel()
+				runAttack(t, a, n, confine, gap)
+			})
+		}
+	}
+}
