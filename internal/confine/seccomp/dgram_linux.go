@@ -75,7 +75,12 @@ func (s *supervisor) sendmmsg(t *target, n notif) (int64, unix.Errno) {
 		var b [4]byte
 		binary.NativeEndian.PutUint32(b[:], uint32(v))
 		if errno := t.write(addr+msghdrSize, b[:]); errno != 0 {
-			return sent, 0
+			// As the kernel: a msg_len it cannot store ends the batch
+			// uncounted, and fails the call if it was the first.
+			if sent == 0 {
+				return 0, errno
+			}
+			break
 		}
 		sent++
 	}
@@ -195,23 +200,39 @@ func (t *target) takeRights(m *sentMsg, unixSock bool) unix.Errno {
 	return 0
 }
 
-// write copies b into the target's memory at addr (sendmmsg's msg_len),
-// through /proc/TID/mem (process_vm_writev would be refused to a
-// supervisor that the filter covers too), confirmed still the same task.
+// write copies b into the target's memory at addr (sendmmsg's msg_len).
+// Through /proc/TID/mem when it opens for writing: the handle, confirmed
+// by the notification after it was opened, reaches that task's memory
+// even if the pid were reused later. Else (the linux backend mounts /proc
+// read-only; its supervisor is not filtered) with process_vm_writev by
+// pid, with the notification confirmed just before and after: a task
+// blocked in a supervised call keeps its pid unless it is killed, and a
+// pid reused in that window is one of the sandbox's own processes.
 func (t *target) write(addr uint64, b []byte) unix.Errno {
-	f, err := os.OpenFile("/proc/"+strconv.Itoa(t.tid)+"/mem", os.O_WRONLY, 0)
-	if err != nil {
-		return unix.EFAULT
-	}
-	defer f.Close()
-	if !idValid(t.listener, t.id) {
-		return unix.ESRCH
-	}
 	if addr > 1<<62 {
 		return unix.EFAULT
 	}
-	if _, err := f.WriteAt(b, int64(addr)); err != nil {
+	if f, err := os.OpenFile("/proc/"+strconv.Itoa(t.tid)+"/mem", os.O_WRONLY, 0); err == nil {
+		defer f.Close()
+		if !idValid(t.listener, t.id) {
+			return unix.ESRCH
+		}
+		if _, err := f.WriteAt(b, int64(addr)); err != nil {
+			return unix.EFAULT
+		}
+		return 0
+	}
+	if !idValid(t.listener, t.id) {
+		return unix.ESRCH
+	}
+	iov := []unix.Iovec{{Base: &b[0]}}
+	iov[0].SetLen(len(b))
+	remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: len(b)}}
+	if n, err := unix.ProcessVMWritev(t.tid, iov, remote, 0); err != nil || n != len(b) {
 		return unix.EFAULT
+	}
+	if !idValid(t.listener, t.id) {
+		return unix.ESRCH
 	}
 	return 0
 }

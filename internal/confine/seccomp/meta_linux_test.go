@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -300,6 +301,7 @@ func metaChecks(dir string) []metaCheck {
 		{"sendmmsg-host", func() string { return sendmmsgTo(host + "/d.sock") }},
 		{"sendmmsg-okay", func() string { return sendmmsgTo(ok + "/d.sock") }},
 		{"stream-sendmsg", streamSendmsg},
+		{"dgram-race", func() string { return dgramRace(ok+"/d.sock", host+"/d.sock") }},
 		// a host process's stream socket inside the writable root
 		{"connect-host-bound", func() string { return dialUnix(ok + "/host-bound.sock") }},
 		{"connect-own", func() string { return connectOwn(ok + "/own.sock") }},
@@ -369,6 +371,53 @@ func sendmmsgTo(path string) string {
 		return fmt.Sprintf("sent-%d-len-%d-%d", r, msgs[0].n, msgs[1].n)
 	}
 	return "ok"
+}
+
+// dgramRace sends datagrams with sendmsg while another thread flips the
+// destination's bytes between an allowed and a host socket (paths of equal
+// length). Unconfined, both receive; supervised, the host never may.
+func dgramRace(okay, host string) string {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
+	if err != nil {
+		return errName(err)
+	}
+	defer unix.Close(fd)
+	var sa unix.RawSockaddrUnix
+	sa.Family = unix.AF_UNIX
+	path := (*[108]byte)(unsafe.Pointer(&sa.Path[0]))
+	copy(path[:], okay)
+	data := []byte("token")
+	iov := unix.Iovec{Base: &data[0]}
+	iov.SetLen(len(data))
+	h := unix.Msghdr{Name: (*byte)(unsafe.Pointer(&sa)), Namelen: uint32(unsafe.Sizeof(sa)), Iov: &iov}
+	h.SetIovlen(1)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			p := okay
+			if i%2 == 1 {
+				p = host
+			}
+			for j := range len(p) { // byte by byte, as a racing thread would
+				path[j] = p[j]
+			}
+		}
+	}()
+	counts := map[string]int{}
+	for range raceRounds {
+		_, _, e := unix.Syscall(unix.SYS_SENDMSG, uintptr(fd), uintptr(unsafe.Pointer(&h)), 0)
+		counts[errName(errOrNil(e))]++
+	}
+	close(stop)
+	<-done
+	return fmt.Sprintf("ok:%d,EACCES:%d,other:%d", counts["ok"], counts["EACCES"], raceRounds-counts["ok"]-counts["EACCES"])
 }
 
 // dgramRights passes a descriptor over a socketpair with sendmsg and
@@ -465,10 +514,27 @@ func connectOwn(path string) string {
 }
 
 type metaScene struct {
-	dir        string
-	okayD      *net.UnixConn
-	hostD      *net.UnixConn
-	hostStream net.Listener
+	dir          string
+	okayD, hostD *counter
+	hostStream   net.Listener
+}
+
+// counter reads a datagram socket continuously (so its queue never fills)
+// and counts what arrives.
+type counter struct{ n atomic.Int64 }
+
+func count(c *net.UnixConn) *counter {
+	ct := &counter{}
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			if _, _, err := c.ReadFrom(buf); err != nil {
+				return
+			}
+			ct.n.Add(1)
+		}
+	}()
+	return ct
 }
 
 // newMetaScene builds the directories, victims and host sockets. It lives
@@ -494,7 +560,7 @@ func newMetaScene(t *testing.T) *metaScene {
 			t.Fatal(err)
 		}
 	}
-	s := &metaScene{dir: dir, okayD: listenDgram(t, dir+"/okay/d.sock"), hostD: listenDgram(t, dir+"/host/d.sock")}
+	s := &metaScene{dir: dir, okayD: count(listenDgram(t, dir+"/okay/d.sock")), hostD: count(listenDgram(t, dir+"/host/d.sock"))}
 	s.hostStream, err = net.Listen("unix", dir+"/okay/host-bound.sock")
 	if err != nil {
 		t.Fatal(err)
@@ -522,17 +588,11 @@ func (s *metaScene) run(t *testing.T, helper, opts string) map[string]string {
 	return results(out)
 }
 
-// drain reports whether a datagram socket received anything since the last call.
-func drain(c *net.UnixConn) bool {
-	got := false
-	buf := make([]byte, 64)
-	for {
-		_ = c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-		if _, _, err := c.ReadFrom(buf); err != nil {
-			return got
-		}
-		got = true
-	}
+// drain reports how many datagrams a socket received (after a moment for
+// the last to arrive).
+func drain(c *counter) int64 {
+	time.Sleep(100 * time.Millisecond)
+	return c.n.Load()
 }
 
 // TestMetaSupervised runs every check unconfined first (each attack must
@@ -544,7 +604,6 @@ func TestMetaSupervised(t *testing.T) {
 	s := newMetaScene(t)
 	control := s.run(t, "meta-client", "none")
 	hostGotControl := drain(s.hostD)
-	drain(s.okayD)
 	s2 := newMetaScene(t)
 	guarded := s2.run(t, "meta-supervisor", "meta")
 	hostGotGuarded := drain(s2.hostD)
@@ -589,7 +648,12 @@ func TestMetaSupervised(t *testing.T) {
 			t.Errorf("%s: ordinary work: unconfined %q, guarded %q, plain %q", name, control[name], guarded[name], plain[name])
 		}
 	}
-	if !hostGotControl || hostGotGuarded || !okayGotGuarded {
+	t.Logf("datagram race (%d sends, destination flipping): unconfined %s, guarded %s", raceRounds, control["dgram-race"], guarded["dgram-race"])
+	if !strings.HasPrefix(guarded["dgram-race"], "ok:") || strings.HasPrefix(guarded["dgram-race"], "ok:0,") || strings.Contains(guarded["dgram-race"], "EACCES:0,") {
+		t.Errorf("datagram race: %q: both destinations must have been tried", guarded["dgram-race"])
+	}
+	t.Logf("host datagram socket received %d unconfined, %d guarded; own socket %d guarded", hostGotControl, hostGotGuarded, okayGotGuarded)
+	if hostGotControl == 0 || hostGotGuarded != 0 || okayGotGuarded == 0 {
 		t.Errorf("host datagram socket received: unconfined %v (want true), guarded %v (want false); own socket guarded %v (want true)",
 			hostGotControl, hostGotGuarded, okayGotGuarded)
 	}
