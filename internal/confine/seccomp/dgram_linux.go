@@ -178,24 +178,20 @@ func (t *target) readMsg(addr uint64, unixSock, stream bool) (*sentMsg, unix.Err
 // are sent as they are (SCM_CREDENTIALS then names the target's pid, which
 // the kernel refuses from us: EPERM, see the package documentation).
 func (t *target) takeRights(m *sentMsg, unixSock bool) unix.Errno {
-	c := m.control
-	for off := 0; off+cmsgHdrSize <= len(c); {
-		l := int(binary.NativeEndian.Uint64(c[off:]))
-		if l < cmsgHdrSize || off+l > len(c) {
-			return unix.EINVAL
+	slots, ok := rightsSlots(m.control)
+	switch {
+	case !ok:
+		return unix.EINVAL
+	case !unixSock:
+		return 0
+	}
+	for _, p := range slots {
+		fd, errno := t.getfd(int(int32(binary.NativeEndian.Uint32(m.control[p:]))))
+		if errno != 0 {
+			return errno
 		}
-		level, typ := int32(binary.NativeEndian.Uint32(c[off+8:])), int32(binary.NativeEndian.Uint32(c[off+12:]))
-		if level == unix.SOL_SOCKET && typ == unix.SCM_RIGHTS && unixSock {
-			for p := off + cmsgHdrSize; p+4 <= off+l; p += 4 {
-				fd, errno := t.getfd(int(int32(binary.NativeEndian.Uint32(c[p:]))))
-				if errno != 0 {
-					return errno
-				}
-				m.fds = append(m.fds, fd)
-				binary.NativeEndian.PutUint32(c[p:], uint32(fd))
-			}
-		}
-		off += (l + 7) &^ 7
+		m.fds = append(m.fds, fd)
+		binary.NativeEndian.PutUint32(m.control[p:], uint32(fd))
 	}
 	return 0
 }

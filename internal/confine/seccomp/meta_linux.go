@@ -181,7 +181,8 @@ func (t *target) pathObject(dirfd int32, addr, flags uint64) (object, unix.Errno
 		if flags&unix.AT_EMPTY_PATH == 0 {
 			return object{}, unix.ENOENT
 		}
-		return t.fdObject(dirfd, true)
+		fd, errno := t.base(dirfd) // AT_FDCWD: the working directory itself
+		return object{fd: fd, byPath: true}, errno
 	}
 	start := unix.AT_FDCWD
 	if !strings.HasPrefix(path, "/") {
