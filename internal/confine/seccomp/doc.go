@@ -402,7 +402,7 @@
 //     guarded: its address is behind a pointer, so every bind would have
 //     to be supervised, and a socket node has no content to run (sourcing,
 //     executing or reading it fails); it can only occupy the name.
-//   - openat2 fails with ENOSYS (always, see "Set-id"); open_by_handle_at, open_by_handle_at,
+//   - openat2 fails with ENOSYS (always, see "Set-id"); open_by_handle_at,
 //     io_uring and mount are refused outright, so none of them reach a
 //     name unchecked. Truncation and writes need an existing file, which
 //     the read-only mounts cover.
