@@ -305,6 +305,18 @@ func metaChecks(dir string) []metaCheck {
 		// a host process's stream socket inside the writable root
 		{"connect-host-bound", func() string { return dialUnix(ok + "/host-bound.sock") }},
 		{"connect-own", func() string { return connectOwn(ok + "/own.sock") }},
+		{"dgram-connect-okay", func() string {
+			fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				return errName(err)
+			}
+			defer unix.Close(fd)
+			if err := unix.Connect(fd, &unix.SockaddrUnix{Name: ok + "/d.sock"}); err != nil {
+				return errName(err)
+			}
+			_, err = unix.Write(fd, []byte("token"))
+			return did(err, true)
+		}},
 	}
 }
 
@@ -626,7 +638,7 @@ func TestMetaSupervised(t *testing.T) {
 	ordinary := []string{"chmod-sgid-dir", "fchmod-sgid-dir", "chmod-plain", "mkdir-sgid",
 		"okay-chmod-via-fd", "okay-utimes", "okay-futimens", "okay-setxattr", "okay-removexattr",
 		"okay-chown-own", "okay-lchown-link-to-host", "dgram-okay", "dgram-rights", "sendmmsg-okay",
-		"stream-sendmsg", "connect-own"}
+		"stream-sendmsg", "connect-own", "dgram-connect-okay"}
 	for _, name := range sortedNames(attacks, metaOnly) {
 		want, meta := attacks[name], false
 		if want == "" {

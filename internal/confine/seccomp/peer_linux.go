@@ -26,6 +26,12 @@ func (s *supervisor) checkPeer(sock int, path string) unix.Errno {
 	if path == "" || s.rules.PeerInside == nil || (s.rules.AllowUnixHost != nil && s.rules.AllowUnixHost(path)) {
 		return 0
 	}
+	// A connected datagram socket carries no peer credentials (pid 0
+	// whoever bound the other end): it cannot be judged, and is let be
+	// (a documented gap), or a command's own log socket would be refused.
+	if typ, err := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_TYPE); err != nil || typ == unix.SOCK_DGRAM {
+		return 0
+	}
 	cred, err := unix.GetsockoptUcred(sock, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err == nil && s.rules.PeerInside(cred.Pid) {
 		return 0
