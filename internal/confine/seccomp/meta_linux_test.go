@@ -389,7 +389,7 @@ func sendmmsgTo(path string) string {
 // destination's bytes between an allowed and a host socket (paths of equal
 // length). Unconfined, both receive; supervised, the host never may.
 func dgramRace(okay, host string) string {
-	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return errName(err)
 	}
