@@ -365,7 +365,11 @@
 //     workspace file hard-linked to a host file (made by the host, or
 //     before) has both metadata changed, as writes to it change both.
 //     utimensat(fd, NULL) on an O_PATH descriptor succeeds supervised
-//     (the kernel says EBADF); l*xattr on a symlink is EPERM.
+//     (the kernel says EBADF); l*xattr on a symlink is EPERM. Inode flags
+//     set by ioctl (FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR: chattr) are not
+//     covered: immutable and append-only need CAP_LINUX_IMMUTABLE, which
+//     the command lacks, but nodump, noatime and the like can still be set
+//     on host files its user owns under the landlock backend.
 //   - The peer of a supervised connection sees the supervisor's credentials
 //     (SO_PEERCRED, SCM_CREDENTIALS), not the command's: the kernel records
 //     the task that connects. Run the init as the command's uid where that
