@@ -63,16 +63,16 @@ func metaBodies(a *asm, opts Options) {
 
 	// chmod: S_ISUID never; S_ISGID only on a directory, which only the
 	// supervisor can tell (fstat), so it goes there.
-	setgid := "eperm" // no supervisor: the stricter rule, see Options.LeaveSetGID
-	switch {
-	case opts.LeaveSetGID:
-		setgid = "allow"
-	case opts.hasListener():
-		setgid = "notify"
-	}
 	other := "allow"
 	if opts.GuardMeta {
 		other = "notify"
+	}
+	setgid := "eperm" // no supervisor: the stricter rule, see Options.LeaveSetGID
+	switch {
+	case opts.LeaveSetGID:
+		setgid = other // as any chmod: a later filter decides
+	case opts.hasListener():
+		setgid = "notify"
 	}
 	for _, i := range []int{1, 2} {
 		a.label("chmod" + string(rune('0'+i)))
