@@ -16,6 +16,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 )
 
 // The scene for the set-id, metadata, vsock and datagram checks: a temp
@@ -680,4 +682,10 @@ func sortedNames(ms ...map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestMetaAsNonRoot: the same checks for a caller that is not root (uid
+// 65534), where set-id bits on its own files are as settable unconfined.
+func TestMetaAsNonRoot(t *testing.T) {
+	inittest.RerunAsNonRoot(t, "^TestMetaSupervised$")
 }
