@@ -206,7 +206,10 @@
 //     host file may not (/dev/null and terminals are writable to the
 //     command but are not its to chmod). An unlinked file with no name
 //     left (O_TMPFILE, deleted) reaches nothing and is allowed; a file
-//     whose name is deleted but that is linked elsewhere is refused;
+//     whose name is deleted but that is linked elsewhere is refused; a
+//     pipe or socket held by descriptor (a server's fchmod before bind)
+//     has no name anywhere and is allowed; anonymous inodes (one inode
+//     the kernel shares between all) are refused;
 //  3. performs the change itself on that descriptor (fchmod, fchownat or
 //     utimensat with AT_EMPTY_PATH, f*xattr, or the path
 //     /proc/self/fd/N, which reaches the same inode), so a symlink or
@@ -361,6 +364,8 @@
 //   - A supervised call interrupted by a signal is restarted by the
 //     kernel while the supervisor may already have performed it: a send
 //     or a metadata change can happen twice (connect then fails EISCONN).
+//     A blocking send the target gave up on keeps one supervisor
+//     goroutine until the socket drains or closes.
 //   - GuardMeta judges a file by the one name its descriptor reports: a
 //     workspace file hard-linked to a host file (made by the host, or
 //     before) has both metadata changed, as writes to it change both.

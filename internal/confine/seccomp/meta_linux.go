@@ -135,10 +135,28 @@ func (s *supervisor) metaAllowed(obj object) unix.Errno {
 		}
 		path = trimmed + "\x00" // never a clean path: refused below
 	}
+	if !obj.byPath && ownPipeOrSocket(path) {
+		return 0
+	}
 	if !strings.HasPrefix(path, "/") || strings.ContainsRune(path, 0) || !s.rules.MetaWritable(path) {
 		return unix.EPERM
 	}
 	return 0
+}
+
+// ownPipeOrSocket reports whether a descriptor's link names a pipe or a
+// socket ("pipe:[N]", "socket:[N]"): objects with no name on any
+// filesystem, whose mode only the holders of a descriptor see (a server
+// may fchmod its socket before bind). Anonymous inodes are not among them:
+// the kernel shares one inode between all of them.
+func ownPipeOrSocket(link string) bool {
+	for _, kind := range []string{"pipe:[", "socket:["} {
+		if rest, ok := strings.CutPrefix(link, kind); ok {
+			digits, ok := strings.CutSuffix(rest, "]")
+			return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
+		}
+	}
+	return false
 }
 
 // fdObject takes the target's descriptor fd (EBADF as the kernel says).

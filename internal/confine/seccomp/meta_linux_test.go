@@ -257,6 +257,14 @@ func metaChecks(dir string) []metaCheck {
 		{"host-chown-own", func() string {
 			return did(unix.Chown(host+"/victim7", -1, os.Getgid()), true)
 		}},
+		{"okay-fchmod-socket", func() string {
+			fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				return errName(err)
+			}
+			defer unix.Close(fd)
+			return did(unix.Fchmod(fd, 0o600), true)
+		}},
 		// the same inside the root: ordinary work
 		{"okay-chmod-via-fd", func() string {
 			p := fresh(ok + "/fd-plain")
@@ -640,7 +648,7 @@ func TestMetaSupervised(t *testing.T) {
 	ordinary := []string{"chmod-sgid-dir", "fchmod-sgid-dir", "chmod-plain", "mkdir-sgid",
 		"okay-chmod-via-fd", "okay-utimes", "okay-futimens", "okay-setxattr", "okay-removexattr",
 		"okay-chown-own", "okay-lchown-link-to-host", "dgram-okay", "dgram-rights", "sendmmsg-okay",
-		"stream-sendmsg", "connect-own", "dgram-connect-okay"}
+		"stream-sendmsg", "connect-own", "dgram-connect-okay", "okay-fchmod-socket"}
 	for _, name := range sortedNames(attacks, metaOnly) {
 		want, meta := attacks[name], false
 		if want == "" {

@@ -46,3 +46,14 @@ func TestPeerDescendant(t *testing.T) {
 		t.Fatal("PeerInPidNamespace")
 	}
 }
+
+func TestOwnPipeOrSocket(t *testing.T) {
+	for link, want := range map[string]bool{
+		"pipe:[123]": true, "socket:[9]": true, "pipe:[]": false, "pipe:[12": false, "pipe:[1a]": false,
+		"anon_inode:[eventfd]": false, "/var/tmp/pipe:[1]": false, "socket:[1] (deleted)": false, "": false,
+	} {
+		if got := ownPipeOrSocket(link); got != want {
+			t.Errorf("%q: %v, want %v", link, got, want)
+		}
+	}
+}
