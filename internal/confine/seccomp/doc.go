@@ -214,7 +214,10 @@
 //     utimensat with AT_EMPTY_PATH, f*xattr, or the path
 //     /proc/self/fd/N, which reaches the same inode), so a symlink or
 //     directory swapped after the check changes nothing. Never
-//     check-then-continue. The set-id rules above apply too.
+//     check-then-continue. The set-id rules above apply too. A test swaps
+//     a symlink in the root between a file of its own and a host file
+//     under a chmod loop: unconfined the host file changes, supervised it
+//     never does (about 20,000 supervised chmods in 1.5 s, none through).
 //
 // The linux and bwrap backends need none of this: their views bind every
 // non-writable path read-only, and a read-only mount refuses metadata

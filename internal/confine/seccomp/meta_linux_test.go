@@ -265,6 +265,7 @@ func metaChecks(dir string) []metaCheck {
 			defer unix.Close(fd)
 			return did(unix.Fchmod(fd, 0o600), true)
 		}},
+		{"meta-race", func() string { return metaRace(ok, host+"/victim-race") }},
 		// the same inside the root: ordinary work
 		{"okay-chmod-via-fd", func() string {
 			p := fresh(ok + "/fd-plain")
@@ -393,6 +394,49 @@ func sendmmsgTo(path string) string {
 		return fmt.Sprintf("sent-%d-len-%d-%d", r, msgs[0].n, msgs[1].n)
 	}
 	return "ok"
+}
+
+// metaRace chmods a symlink in the root while another thread swaps it
+// between a file in the root and the host victim: a supervisor that
+// checked the path and let the kernel look it up again would sometimes
+// change the host file. Reports whether the host file's mode changed.
+func metaRace(ok, victim string) string {
+	mine := fresh(ok + "/race-mine")
+	link := ok + "/race-link"
+	tmpA, tmpB := ok+"/race-a", ok+"/race-b"
+	_ = os.Symlink(mine, tmpA)
+	_ = os.Symlink(victim, tmpB)
+	_ = os.Symlink(mine, link)
+	stop, done := make(chan struct{}), make(chan struct{})
+	var flips atomic.Int64
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// Exchange link with one of the prepared links, atomically.
+			_ = unix.Renameat2(unix.AT_FDCWD, []string{tmpA, tmpB}[i%2], unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
+			flips.Add(1)
+		}
+	}()
+	counts := map[string]int{}
+	// Both loops must overlap: go on until the flipper has run a while
+	// and the host file changed, or for 1.5 s (a guarded run; on a loaded
+	// machine the two threads may take turns rather than run together).
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for i := 0; time.Now().Before(deadline); i++ {
+		counts[errName(unix.Chmod(link, uint32(0o600+i%2)))]++
+		if i >= raceRounds && flips.Load() >= raceRounds && modeBits(victim)&0o777 != 0o644 {
+			break
+		}
+	}
+	close(stop)
+	<-done
+	changed := modeBits(victim)&0o777 != 0o644
+	return fmt.Sprintf("changed:%v,ok:%d,EPERM:%d", changed, counts["ok"], counts["EPERM"])
 }
 
 // dgramRace sends datagrams with sendmsg while another thread flips the
@@ -573,6 +617,9 @@ func newMetaScene(t *testing.T) *metaScene {
 			t.Fatal(err)
 		}
 	}
+	if err := os.WriteFile(filepath.Join(dir, "host", "victim-race"), []byte("v\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for i := range 8 {
 		name := "victim"
 		if i > 0 {
@@ -669,6 +716,11 @@ func TestMetaSupervised(t *testing.T) {
 		if !wantOK(control[name]) || !wantOK(guarded[name]) || !wantOK(plain[name]) {
 			t.Errorf("%s: ordinary work: unconfined %q, guarded %q, plain %q", name, control[name], guarded[name], plain[name])
 		}
+	}
+	t.Logf("metadata race (symlink swapped under chmod): unconfined %s, guarded %s", control["meta-race"], guarded["meta-race"])
+	if !strings.HasPrefix(control["meta-race"], "changed:true") || !strings.HasPrefix(guarded["meta-race"], "changed:false") ||
+		strings.Contains(guarded["meta-race"], "ok:0,") || strings.HasSuffix(guarded["meta-race"], "EPERM:0") {
+		t.Errorf("metadata race: unconfined %q (host must change), guarded %q (host must not; both outcomes tried)", control["meta-race"], guarded["meta-race"])
 	}
 	t.Logf("datagram race (%d sends, destination flipping): unconfined %s, guarded %s", raceRounds, control["dgram-race"], guarded["dgram-race"])
 	if !strings.HasPrefix(guarded["dgram-race"], "ok:") || strings.HasPrefix(guarded["dgram-race"], "ok:0,") || strings.Contains(guarded["dgram-race"], "EACCES:0,") {
