@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -15,16 +16,19 @@ func init() { helpers["sendmsgloop"] = helperSendmsgLoop }
 
 // helperSendmsgLoop times sendmsg of 64 bytes over a connected datagram
 // socketpair (no destination: the common case supervision must answer
-// quickly) and write(2) on the same pair; with the "unix" filter it
-// supervises itself, so each sendmsg takes the whole notification path.
+// quickly). With the "unix" filter it installs the filter on its locked
+// thread only and supervises from the others, as the sandbox init does,
+// so each sendmsg takes exactly one notification round trip.
 func helperSendmsgLoop() int {
 	n, _ := strconv.Atoi(os.Getenv(loopsEnv))
-	l, err := installFromEnv()
-	if err != nil {
-		fmt.Println("install=" + err.Error())
-		return 1
-	}
-	if l != nil {
+	_ = unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
+	if os.Getenv(filterEnv) == "unix" {
+		runtime.LockOSThread() // never unlocked: the filtered thread dies with us
+		l, err := buildInstall(Options{DenyUnixConnect: true}, ThisThread)
+		if err != nil || l == nil {
+			fmt.Printf("install=%v\n", err)
+			return 1
+		}
 		go func() { _ = SuperviseUnix(context.Background(), l, func(string) bool { return true }) }()
 	}
 	p, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)

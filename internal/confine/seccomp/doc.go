@@ -351,9 +351,13 @@
 // # Gaps
 //
 //   - Every sendmsg and sendmmsg takes a round trip through the
-//     supervisor, destination or not (BenchmarkSendmsg: 0.94 µs bare,
-//     292 µs supervised on the shared 2-core VM at load average 10, where
-//     a supervised connect measured 233 µs; expect tens of µs quiet).
+//     supervisor, destination or not (BenchmarkSendmsg, supervisor on
+//     other threads as in the init: 1–2 µs bare, 85–106 µs supervised on
+//     the shared 2-core VM at load average 9–12; through `ringfence run`
+//     78–90 µs per sendmsg+recv against 0.9 µs for send+recv; expect
+//     tens of µs on a quiet machine). Under GuardMeta each chmod, chown,
+//     utimes or xattr change costs the same (landlock: 128 µs a chmod,
+//     against 1.8 µs on the linux backend, same load).
 //     Programs that send UDP with sendmsg at high rates (QUIC stacks) slow
 //     down; write, send and sendto without an address are untouched.
 //   - A supervised sendmsg carrying SCM_CREDENTIALS fails with EPERM (the
