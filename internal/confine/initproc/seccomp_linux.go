@@ -73,7 +73,7 @@ func metaRules(rules *seccomp.Rules, spec *Seccomp) {
 		rules.AllowUnixHost = under(spec.UnixHost)
 		rules.PeerInside = seccomp.PeerInPidNamespace
 		if os.Getpid() != 1 { // no pid namespace of our own
-			rules.PeerInside = seccomp.PeerDescendant()
+			rules.PeerInside, rules.PeerHeld = seccomp.PeerDescendant(), seccomp.DescendantHolds()
 		}
 	}
 }

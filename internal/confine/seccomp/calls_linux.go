@@ -31,7 +31,7 @@ func (s *supervisor) connect(t *target, n notif) (int64, unix.Errno) {
 	if errno := s.asSelf(func() unix.Errno { return rawConnect(sock, dst) }); errno != 0 {
 		return 0, errno
 	}
-	return 0, s.checkPeer(sock, path) // peer_linux.go
+	return 0, s.checkPeer(sock, path, dst) // peer_linux.go
 }
 
 func (s *supervisor) sendto(t *target, n notif) (int64, unix.Errno) {

@@ -253,7 +253,12 @@
 // namespace (PeerInPidNamespace: any visible pid is the sandbox's); the
 // landlock backend's init has none and is a subreaper, so every process
 // of the command descends from it (PeerDescendant walks the parent
-// chain). Refused: the socket is shut down both ways and the call fails
+// chain). SO_PEERCRED names the process that called listen(); when it has
+// exited (a daemon such as ssh-agent listens, forks and lets its parent
+// exit), Rules.PeerHeld decides instead: DescendantHolds lists the socket
+// inodes the init's descendants hold (/proc/PID/fd) and asks sock_diag
+// which listening socket is bound to the very file connected to (device
+// and inode of the descriptor the supervisor opened). Refused: the socket is shut down both ways and the call fails
 // with EACCES; the listener saw a connection that closed without a byte.
 // Why after the connect: only a connected socket carries its peer's
 // credentials, and a probe connection of the supervisor's own would take
@@ -367,7 +372,8 @@
 //     seqpacket sockets carry: a datagram sent to a socket file inside a
 //     writable root that a host process bound still goes through. On the
 //     landlock backend, a host listener whose pid was reused by a sandbox
-//     process between its listen and our check would pass.
+//     process between its listen and our check would pass; sock_diag
+//     reports only the low 32 bits of the socket file's inode.
 //   - A supervised call interrupted by a signal is restarted by the
 //     kernel while the supervisor may already have performed it: a send
 //     or a metadata change can happen twice (connect then fails EISCONN).

@@ -22,7 +22,7 @@ import (
 // shut down both ways before the target learns of it: the host process
 // sees a connection that closes, never a byte from the target (which has
 // not been told it is connected, and gets EACCES).
-func (s *supervisor) checkPeer(sock int, path string) unix.Errno {
+func (s *supervisor) checkPeer(sock int, path string, dst []byte) unix.Errno {
 	if path == "" || s.rules.PeerInside == nil || (s.rules.AllowUnixHost != nil && s.rules.AllowUnixHost(path)) {
 		return 0
 	}
@@ -35,6 +35,13 @@ func (s *supervisor) checkPeer(sock int, path string) unix.Errno {
 	cred, err := unix.GetsockoptUcred(sock, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err == nil && s.rules.PeerInside(cred.Pid) {
 		return 0
+	}
+	if s.rules.PeerHeld != nil {
+		// dst names the inode connected to as /proc/self/fd/N, still open.
+		var st unix.Stat_t
+		if _, magic := parseSockaddr(dst); unix.Stat(magic, &st) == nil && s.rules.PeerHeld(st.Dev, st.Ino) {
+			return 0
+		}
 	}
 	_ = unix.Shutdown(sock, unix.SHUT_RDWR)
 	return unix.EACCES

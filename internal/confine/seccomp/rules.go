@@ -47,6 +47,11 @@ type Rules struct {
 	// that process is outside it) belongs to the sandbox. A host process
 	// listening on a socket file inside a writable root is a host socket.
 	PeerInside func(pid int32) bool
+	// PeerHeld, when set, is asked when PeerInside refuses a listener's
+	// pid: whether a sandbox process holds the listening socket bound at
+	// the file (dev, ino) (its creator may have exited, as a daemon's
+	// does). The landlock backend passes DescendantHolds.
+	PeerHeld func(dev, ino uint64) bool
 	// AllowUnixHost reports whether a socket path is explicitly allowed
 	// whoever listens on it (the policy names it). Only consulted with
 	// PeerInside.

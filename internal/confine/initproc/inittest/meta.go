@@ -52,6 +52,18 @@ var Ordinary = []struct{ Name, Script string }{
 	{"python-venv", `python3 -m venv --without-pip "$ROOT/work/venv" && "$ROOT/work/venv/bin/python" -c 'import sys; print(sys.prefix)' | grep -q venv`},
 	{"own-dgram-log", py + `"import socket,os; p=os.environ['ROOT']+'/work/log.sock'; r=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); r.bind(p); s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendmsg([b'x'], [], 0, p); s.sendto(b'y', p); assert r.recv(9) == b'x' and r.recv(9) == b'y'"`},
 	{"own-dgram-connected", py + `"import socket,os; p=os.environ['ROOT']+'/work/log2.sock'; r=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); r.bind(p); s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect(p); s.send(b'x'); s.sendmsg([b'y']); assert r.recv(9) == b'x' and r.recv(9) == b'y'"`},
+	// A daemon whose listener's creator exits (ssh-agent listens, forks,
+	// and the parent exits): still the sandbox's own socket.
+	{"daemon-listener", py + `"import socket,os,time
+p=os.environ['ROOT']+'/work/agent.sock'
+pid=os.fork()
+if pid == 0:
+    l=socket.socket(socket.AF_UNIX); l.bind(p); l.listen()
+    if os.fork() == 0:
+        c,_=l.accept(); c.sendall(b'k'); time.sleep(0.2); os._exit(0)
+    os._exit(0)
+os.waitpid(pid, 0)
+c=socket.socket(socket.AF_UNIX); c.connect(p); assert c.recv(1) == b'k'"`},
 	{"own-stream-server", py + `"import socket,os,threading; p=os.environ['ROOT']+'/work/srv.sock'; l=socket.socket(socket.AF_UNIX); l.bind(p); l.listen(); threading.Thread(target=lambda: l.accept()[0].sendall(b'k'), daemon=True).start(); c=socket.socket(socket.AF_UNIX); c.connect(p); assert c.recv(1) == b'k'"`},
 	{"udp-sendmsg-loopback", py + `"import socket; r=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); r.bind(('127.0.0.1', 0)); s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendmsg([b'u'], [], 0, r.getsockname()); assert r.recv(9) == b'u'"`},
 }
