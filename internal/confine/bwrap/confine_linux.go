@@ -26,7 +26,9 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if req.Policy == nil || !req.Policy.Confining() {
 		return nil, check(req.Policy, req, ArgOptions{})
 	}
-	filter, err := seccompFilter()
+	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
+		SuperviseUnix: p.host.notify && !p.opts.NoSupervise}
+	filter, err := seccompFilter(o.SuperviseUnix)
 	if err != nil {
 		return nil, err
 	}
@@ -34,8 +36,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
-		SuperviseUnix: p.host.notify && !p.opts.NoSupervise, Pins: map[string]int{}}
+	o.Pins = map[string]int{}
 	for i, pin := range pins {
 		o.Pins[pin.dir] = fdPins + i
 	}
@@ -86,8 +87,12 @@ func (p *Provider) start(spec Spec, req confine.Request, filter []byte, pins []p
 // seccompFilter compiles the base filter (no unix-socket supervision: that
 // needs a user-notification listener bwrap does not hand back) as the raw
 // sock_filter array bwrap's --seccomp reads.
-func seccompFilter() ([]byte, error) {
-	prog, err := seccomp.Build(seccomp.Options{})
+//
+// When the shim supervises, chmod with S_ISGID is left to its filter,
+// whose supervisor allows it on directories only; this one would
+// otherwise refuse it everywhere (filters stack, the stricter wins).
+func seccompFilter(shimSupervises bool) ([]byte, error) {
+	prog, err := seccomp.Build(seccomp.Options{LeaveSetGID: shimSupervises})
 	if err != nil {
 		return nil, fmt.Errorf("bwrap: seccomp filter: %w", err)
 	}

@@ -141,12 +141,15 @@
 //     on the way), as with the native backend's Landlock expansion. With
 //     Options.NoExpand the path is left unprotected and Files is "partial",
 //     the reason naming it.
-//   - Unix-socket supervision has the gaps package seccomp documents
-//     (sendmsg with an address on an unconnected datagram socket is not
-//     supervised). A host socket placed inside a writable root is reachable:
-//     the rule is by where a socket lives, not who made it. Without user
-//     notification (old kernels, NoSupervise) connect() to any readable
-//     host socket succeeds, and Files is "partial".
+//   - Unix-socket supervision has the gaps package seccomp documents. A
+//     host process's stream socket inside a writable root is refused (its
+//     listener is outside bwrap's pid namespace) unless the policy names
+//     it (--sock =PATH); a datagram to one is not. Without user
+//     notification (old kernels, NoSupervise) connect() and datagrams to
+//     any readable host socket succeed, Files is "partial", and chmod
+//     with S_ISGID is refused even on directories (only the shim's
+//     supervisor can tell a directory; set-id bits, set-id creation modes
+//     and AF_VSOCK are refused by the base filter either way).
 //   - Under network deny, bwrap brings lo up in the new namespace: the
 //     command reaches its own loopback (never the host's). Network is
 //     "loopback-only". Domain allow-lists are not supported (no proxy).

@@ -69,7 +69,7 @@ type shimOpts struct {
 	fd        int
 	unset     []string
 	supervise bool
-	sockets   []string // "+PATH" allows, "-PATH" refuses; the last containing rule decides
+	sockets   []string // "+PATH" allows, "-PATH" refuses, "=PATH" allows a host listener too; the last containing rule decides
 	protect   []string // missing protected paths the guard refuses to create
 	argv      []string
 }
@@ -92,7 +92,7 @@ func parseShim(args []string) (shimOpts, error) {
 			o.supervise, rest = true, rest[1:]
 		case len(rest) >= 2 && rest[0] == "--unset":
 			o.unset, rest = append(o.unset, rest[1]), rest[2:]
-		case len(rest) >= 2 && rest[0] == "--sock" && (strings.HasPrefix(rest[1], "+/") || strings.HasPrefix(rest[1], "-/")):
+		case len(rest) >= 2 && rest[0] == "--sock" && (strings.HasPrefix(rest[1], "+/") || strings.HasPrefix(rest[1], "-/") || strings.HasPrefix(rest[1], "=/")):
 			o.sockets, rest = append(o.sockets, rest[1]), rest[2:]
 		case len(rest) >= 2 && rest[0] == "--protect" && strings.HasPrefix(rest[1], "/"):
 			o.protect, rest = append(o.protect, rest[1]), rest[2:]

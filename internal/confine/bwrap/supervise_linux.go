@@ -122,6 +122,9 @@ func startSupervisor(o shimOpts) (stop func(), err error) {
 		// guard requires to perform creations on the command's behalf.
 		rules = seccomp.Protect(o.protect).Rules(allowSocket(o.sockets))
 	}
+	// A socket file in the view whose listener is outside bwrap's pid
+	// namespace is a host process's, unless the policy names it ("=").
+	rules.PeerInside, rules.AllowUnixHost = seccomp.PeerInPidNamespace, hostSocket(o.sockets)
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
 	return cancel, nil
 }
@@ -156,9 +159,23 @@ func allowSocket(rules []string) func(string) bool {
 		allowed := false
 		for _, r := range rules {
 			if policy.Contains(r[1:], path) {
-				allowed = r[0] == '+'
+				allowed = r[0] == '+' || r[0] == '='
 			}
 		}
 		return allowed
+	}
+}
+
+// hostSocket reports whether the rules name path as a socket the policy
+// allows whoever listens on it ("=PATH"): the last containing rule decides.
+func hostSocket(rules []string) func(string) bool {
+	return func(path string) bool {
+		named := false
+		for _, r := range rules {
+			if policy.Contains(r[1:], path) {
+				named = r[0] == '='
+			}
+		}
+		return named
 	}
 }

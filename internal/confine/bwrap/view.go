@@ -311,7 +311,9 @@ func (v *view) socketRules(p *policy.Policy) []string {
 		out = append(out, sign+a.path)
 	}
 	for _, s := range p.UnixSockets {
-		out = append(out, "+"+policy.Clean(s))
+		// "=": allowed whoever listens there (the policy names it); a "+"
+		// socket must have its listener inside the sandbox.
+		out = append(out, "="+policy.Clean(s))
 	}
 	return out
 }

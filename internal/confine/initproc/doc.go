@@ -45,7 +45,11 @@
 //     no_new_privs keeps setuid and file capabilities inert.)
 //  6. Seccomp (internal/confine/seccomp) on its main thread, plus a filter
 //     refusing every socket family but AF_UNIX where there is no network
-//     namespace; unix-socket connects are supervised by the init.
+//     namespace; unix-socket connects and datagram sends are supervised by
+//     the init (Seccomp.PeerCheck: a listener outside the sandbox is
+//     refused unless UnixHost names it), set-id modes refused, and with
+//     Seccomp.GuardMeta (landlock backend) every metadata change is
+//     performed by the init only inside MetaWritable.
 //  7. Becomes deaf to every signal it does not use (caught and dropped, so
 //     the command still starts with default dispositions), writes "exec"
 //     on the status channel, then forks and executes the command from

@@ -23,7 +23,8 @@ func installSeccomp(spec *Seccomp) (*os.File, error) {
 			return nil, err
 		}
 	}
-	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect, GuardCreate: len(spec.Protected) > 0})
+	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect, GuardCreate: len(spec.Protected) > 0,
+		GuardMeta: spec.GuardMeta})
 	if err != nil {
 		return nil, err
 	}
@@ -38,17 +39,41 @@ func supervise(ctx context.Context, listener *os.File, spec *Seccomp) {
 	if listener == nil {
 		return
 	}
-	allow := func(path string) bool {
-		for _, a := range spec.AllowUnix {
+	allow := under(spec.AllowUnix)
+	rules := seccomp.Rules{AllowUnix: allow}
+	if len(spec.Protected) > 0 {
+		rules = seccomp.Protect(spec.Protected).Rules(allow)
+	}
+	metaRules(&rules, spec)
+	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
+}
+
+// under returns a rule allowing paths at or beneath any of roots.
+func under(roots []string) func(string) bool {
+	return func(path string) bool {
+		for _, a := range roots {
 			if policy.Contains(a, path) {
 				return true
 			}
 		}
 		return false
 	}
-	rules := seccomp.Rules{AllowUnix: allow}
-	if len(spec.Protected) > 0 {
-		rules = seccomp.Protect(spec.Protected).Rules(allow)
+}
+
+// metaRules adds the metadata and peer rules. Without a pid namespace
+// (the landlock backend: the init is a subreaper) a peer belongs to the
+// sandbox when it descends from the init; with one, when the init can see
+// it at all.
+func metaRules(rules *seccomp.Rules, spec *Seccomp) {
+	if spec.GuardMeta {
+		writable, carved := under(spec.MetaWritable), under(spec.MetaCarved)
+		rules.MetaWritable = func(path string) bool { return writable(path) && !carved(path) }
 	}
-	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
+	if spec.PeerCheck {
+		rules.AllowUnixHost = under(spec.UnixHost)
+		rules.PeerInside = seccomp.PeerInPidNamespace
+		if os.Getpid() != 1 { // no pid namespace of our own
+			rules.PeerInside, rules.PeerHeld = seccomp.PeerDescendant(), seccomp.DescendantHolds()
+		}
+	}
 }

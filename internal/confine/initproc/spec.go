@@ -136,4 +136,16 @@ type Seccomp struct {
 	// DenyInet refuses IP sockets outright (no network namespace to hold
 	// them: the landlock backend under deny or loopback).
 	DenyInet bool `json:"denyInet,omitempty"`
+	// GuardMeta supervises every metadata change (chmod, chown, utimes,
+	// xattrs): performed only at or beneath MetaWritable and not at or
+	// beneath MetaCarved. For the landlock backend, which has no read-only
+	// mount view to hold metadata (Landlock ≤ ABI 7 has no right for it).
+	GuardMeta    bool     `json:"guardMeta,omitempty"`
+	MetaWritable []string `json:"metaWritable,omitempty"`
+	MetaCarved   []string `json:"metaCarved,omitempty"`
+	// PeerCheck refuses a connect to a socket allowed by AllowUnix whose
+	// listener is outside the sandbox, unless UnixHost names it: a host
+	// process's socket inside a writable root is a host socket.
+	PeerCheck bool     `json:"peerCheck,omitempty"`
+	UnixHost  []string `json:"unixHost,omitempty"`
 }

@@ -38,6 +38,20 @@
 //   - Kernel state, escalation, terminal injection, leaked descriptors and
 //     environment: as for the linux backend (seccomp, no capabilities,
 //     no_new_privs, a new session, close-on-exec).
+//   - Metadata: Landlock (ABI ≤ 7) has no right for chmod, chown, utimes
+//     or xattrs, and there is no read-only mount view, so seccomp's
+//     GuardMeta sends every such call to the init, which performs it only
+//     inside the writable roots and outside the explicit carve-outs (by
+//     the real path of the descriptor it opened once; see package
+//     seccomp). Set-id bits and set-id creation modes are refused
+//     everywhere, file capabilities and foreign owners by the missing
+//     capabilities (the attack suite proves each as root).
+//   - AF_VSOCK: refused by seccomp whatever the network mode.
+//   - Unix datagrams to host sockets (sendmsg, sendmmsg, sendto with an
+//     address) are supervised as connects are; a socket file in the
+//     workspace that a host process listens on is refused to connect
+//     unless the policy names it (its listener does not descend from the
+//     init, which is a subreaper).
 //
 // # Gaps (reported)
 //
@@ -56,4 +70,8 @@
 //     is); there is no private /tmp: the policy's TempDir is the scratch.
 //   - A kernel without Landlock is unavailable (ABI 0): never a silent
 //     fallback.
+//   - Metadata of a workspace file hard-linked to a host file changes on
+//     both names (as writes to it do); a datagram (not a connect) to a
+//     host-bound socket inside the workspace is not told from the
+//     command's own (package seccomp's gaps).
 package landlock

@@ -48,6 +48,15 @@ func NewPlan(p *policy.Policy) Plan {
 		DenyUnixConnect: true,
 		AllowUnix:       append(append([]string{}, roots.Roots...), p.UnixSockets...),
 		DenyInet:        p.Network.Mode != policy.NetAllowAll,
+		// No read-only mount view holds metadata here: chmod, chown,
+		// utimes and xattr changes are performed by the supervisor only
+		// inside the writable roots, outside the read-only carve-outs
+		// (the generated protected paths stay writable, as for writes).
+		GuardMeta:    true,
+		MetaWritable: roots.Roots,
+		MetaCarved:   ll.Carved,
+		PeerCheck:    true,
+		UnixHost:     p.UnixSockets,
 	}
 	return Plan{Landlock: ll, Seccomp: sc}
 }

@@ -174,5 +174,9 @@ func landlockFor(p *policy.Policy, scratchRO bool) initproc.Landlock {
 // /tmp (made by the command itself) and those the policy names connect.
 func seccompFor(p *policy.Policy) initproc.Seccomp {
 	allow := append([]string{"/tmp"}, p.WritableRoots().Roots...)
-	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...)}
+	// A socket the policy does not name connects only when its listener
+	// is inside the sandbox (PeerCheck): a host process's socket file in a
+	// writable root is a host socket.
+	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...),
+		PeerCheck: true, UnixHost: p.UnixSockets}
 }

@@ -23,12 +23,15 @@ func (s *supervisor) connect(t *target, n notif) (int64, unix.Errno) {
 	if errno != 0 {
 		return 0, errno
 	}
-	dst, release, errno := s.destination(t, unixSock, raw)
+	dst, path, release, errno := s.destination(t, unixSock, raw)
 	if errno != 0 {
 		return 0, errno
 	}
 	defer release()
-	return 0, s.asSelf(func() unix.Errno { return rawConnect(sock, dst) })
+	if errno := s.asSelf(func() unix.Errno { return rawConnect(sock, dst) }); errno != 0 {
+		return 0, errno
+	}
+	return 0, s.checkPeer(sock, path, dst) // peer_linux.go
 }
 
 func (s *supervisor) sendto(t *target, n notif) (int64, unix.Errno) {
@@ -48,7 +51,7 @@ func (s *supervisor) sendto(t *target, n notif) (int64, unix.Errno) {
 	if errno != 0 {
 		return 0, errno
 	}
-	dst, release, errno := s.destination(t, unixSock, raw)
+	dst, _, release, errno := s.destination(t, unixSock, raw)
 	if errno != 0 {
 		return 0, errno
 	}
@@ -83,14 +86,15 @@ func readSockaddr(t *target, addr, length uint64) ([]byte, unix.Errno) {
 // as connect would), checks the resolved path, and names the opened inode
 // by /proc/self/fd/N, so nothing the target does afterwards — rewriting
 // its buffer, swapping a symlink or a directory — changes what is reached.
-func (s *supervisor) destination(t *target, unixSock bool, raw []byte) ([]byte, func(), unix.Errno) {
+// It also returns the checked path ("" for any other address).
+func (s *supervisor) destination(t *target, unixSock bool, raw []byte) ([]byte, string, func(), unix.Errno) {
 	kind, path := parseSockaddr(raw)
 	if !unixSock || kind != addrPath {
-		return raw, func() {}, 0
+		return raw, "", func() {}, 0
 	}
 	fd, errno := openSocketPath(t, path)
 	if errno != 0 {
-		return nil, nil, errno
+		return nil, "", nil, errno
 	}
 	release := func() { unix.Close(fd) }
 	self := "/proc/self/fd/" + strconv.Itoa(fd)
@@ -98,9 +102,9 @@ func (s *supervisor) destination(t *target, unixSock bool, raw []byte) ([]byte, 
 	n, err := unix.Readlink(self, buf)
 	if err != nil || n >= len(buf) || !allowed(s.allow, string(buf[:n])) {
 		release()
-		return nil, nil, unix.EACCES
+		return nil, "", nil, unix.EACCES
 	}
-	return unixSockaddr(self), release, 0
+	return unixSockaddr(self), string(buf[:n]), release, 0
 }
 
 // allowed asks the caller, but only about a clean absolute path: readlink

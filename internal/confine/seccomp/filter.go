@@ -29,6 +29,19 @@ type Options struct {
 	// Rules.Protected and carry out; openat2, whose flags a filter cannot
 	// read, fails with ENOSYS. See the package documentation.
 	GuardCreate bool
+	// GuardMeta sends every call that changes a file's metadata (chmod,
+	// chown, utimes and setxattr/removexattr families, by path and by
+	// descriptor) to the supervisor, which performs it only inside
+	// Rules.MetaWritable. For the landlock backend: Landlock (ABI ≤ 7)
+	// has no right for metadata and there is no read-only mount view.
+	GuardMeta bool
+	// LeaveSetGID lets chmod with S_ISGID (and without S_ISUID) through
+	// this filter, for a filter stacked after it that supervises it
+	// (bwrap's base filter when the exec shim supervises). Without it,
+	// and without a listener, such a chmod fails with EPERM even on a
+	// directory: only a supervisor can tell a directory (where S_ISGID is
+	// ordinary) from a file (where it plants a set-group-id program).
+	LeaveSetGID bool
 }
 
 // Actions a filter returns (SECCOMP_RET_*), exported for tests and for
@@ -138,11 +151,8 @@ func bodies(a *asm, opts Options) {
 	if opts.DenyUnixConnect {
 		sendtoBody(a)
 	}
-	if opts.GuardCreate {
-		openBody(a, "open", 1)
-		openBody(a, "openat", 2)
-	}
-	if opts.DenyUnixConnect || opts.GuardCreate {
+	metaBodies(a, opts)
+	if opts.hasListener() {
 		a.label("notify")
 		a.ret(ActionNotify)
 	}
@@ -209,13 +219,4 @@ func sendtoBody(a *asm) {
 	a.jump(opJeq, 0, "", "notify")
 	a.load(argHigh(4))
 	a.jump(opJeq, 0, "allow", "notify")
-}
-
-// openBody supervises an open only when its flags (argument i) ask for
-// O_CREAT: every other open leaves the namespace as it was. Flags are an
-// int in the kernel, so only the low word is read.
-func openBody(a *asm, label string, i int) {
-	a.label(label)
-	a.load(argLow(i))
-	a.jump(opJset, oCreat, "notify", "allow")
 }

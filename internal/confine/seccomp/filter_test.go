@@ -154,7 +154,7 @@ func TestTable(t *testing.T) {
 		{name: "openat O_CREAT unguarded", sys: "openat", args: [6]uint64{0, 0, oCreat}, action: ActionAllow},
 		{name: "mkdirat unguarded", sys: "mkdirat", action: ActionAllow},
 		{name: "renameat2 unguarded", sys: "renameat2", action: ActionAllow},
-		{name: "openat2 unguarded", sys: "openat2", action: ActionAllow},
+		{name: "openat2 unguarded: mode unreadable", sys: "openat2", action: ActionENOSYS},
 		{name: "openat O_CREAT", sys: "openat", opts: guard, args: [6]uint64{0, 0, oCreat | 1}, action: ActionNotify},
 		{name: "openat O_CREAT high garbage", sys: "openat", opts: guard, args: [6]uint64{0, 0, 0xffff_0000_0000_0000 | oCreat}, action: ActionNotify},
 		{name: "openat O_CREAT only in ignored high word", sys: "openat", opts: guard, args: [6]uint64{0, 0, oCreat << 32}, action: ActionAllow},

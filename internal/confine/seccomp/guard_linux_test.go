@@ -247,7 +247,7 @@ func TestGuardCreateOrdinary(t *testing.T) {
 	guarded, control := guardRuns(t, "thread")
 	want := map[string]string{
 		"touch": "ok 644", "mkdir-p": "ok 755 755", "umask077": "ok 600 ok 700 ok 600",
-		"mode-bits": "ok 4755", "ln-s": "aok", "mv": "okfalse true",
+		"mode-bits": "ok 1755", "ln-s": "aok", "mv": "okfalse true",
 		"ln": "ok nlink=2", "excl": "EEXIST", "no-trunc": "ok size=5", "trunc": "ok size=0",
 		"write-through-fd": "fd>2=true data", "cloexec": "true false", "dirfd": "ok ok true true",
 		"symlinked-parent": "oktrue true", "dangling-symlink-followed": "oktrue",

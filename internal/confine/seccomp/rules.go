@@ -33,6 +33,29 @@ type Rules struct {
 	// for the command would escape its Landlock rules. An error refuses
 	// the call (EACCES).
 	Confine func() error
+	// MetaWritable, when set, reports whether a file's metadata (mode,
+	// owner, times, extended attributes) may be changed at path: the
+	// supervisor of a filter built with Options.GuardMeta performs such a
+	// change only where it returns true (else EPERM). Nil means no path
+	// rule: only the set-id rules apply (the mount view's read-only binds
+	// hold metadata on the linux and bwrap backends).
+	MetaWritable func(path string) bool
+	// PeerInside, when set, is asked before a supervised connect or
+	// datagram send reaches a socket that AllowUnix allowed but
+	// AllowUnixHost did not name: it reports whether the process bound to
+	// it (peer pid as the supervisor's pid namespace numbers it, 0 when
+	// that process is outside it) belongs to the sandbox. A host process
+	// listening on a socket file inside a writable root is a host socket.
+	PeerInside func(pid int32) bool
+	// PeerHeld, when set, is asked when PeerInside refuses a listener's
+	// pid: whether a sandbox process holds the listening socket bound at
+	// the file (dev, ino) (its creator may have exited, as a daemon's
+	// does). The landlock backend passes DescendantHolds.
+	PeerHeld func(dev, ino uint64) bool
+	// AllowUnixHost reports whether a socket path is explicitly allowed
+	// whoever listens on it (the policy names it). Only consulted with
+	// PeerInside.
+	AllowUnixHost func(path string) bool
 }
 
 // Protect is a set of protected absolute paths, each protecting itself and

@@ -161,6 +161,9 @@ func (s *supervisor) decide(n notif) notifResp {
 	case unix.SYS_SENDTO:
 		v, errno = s.sendto(t, n)
 	default:
+		if r, ok := s.metaCall(t, n); ok { // meta_linux.go, dgram_linux.go
+			return r
+		}
 		return s.create(t, n)
 	}
 	if errno != 0 {

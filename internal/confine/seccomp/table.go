@@ -57,6 +57,7 @@ func entries(opts Options) []entry {
 		entry{"ioctl", "ioctl"},
 		entry{"personality", "personality"},
 	)
+	out = append(out, metaEntries(opts)...)
 	if opts.DenyUnixConnect {
 		out = append(out, entry{"connect", "notify"}, entry{"sendto", "sendto"})
 	}
@@ -65,6 +66,20 @@ func entries(opts Options) []entry {
 			entry{"open", "open"}, entry{"openat", "openat"})
 		for _, name := range creating {
 			out = append(out, entry{name, "notify"})
+		}
+	}
+	return firstWins(out)
+}
+
+// firstWins drops later entries for a name already dispatched: the
+// program's first comparison decides, so a later one would be dead code.
+func firstWins(in []entry) []entry {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, e := range in {
+		if !seen[e.name] {
+			seen[e.name] = true
+			out = append(out, e)
 		}
 	}
 	return out

@@ -27,7 +27,12 @@ type Env struct {
 	Root, Outside, Denied, DeniedFile string
 	TCPPort, UDPPort                  int
 	UnixSock, Abstract                string
-	Sleeper                           *exec.Cmd
+	// DgramSock is a host datagram socket outside the roots (journald's,
+	// /dev/log); HostBound a stream socket inside the workspace that a
+	// host process (an IDE, a language server) listens on.
+	DgramSock, HostBound string
+	dgramGot             atomic.Bool
+	Sleeper              *exec.Cmd
 	// Mark is an argument unique to this Env, by which processes an
 	// attack leaves behind are found (and only those).
 	Mark   string
@@ -92,9 +97,28 @@ func (e *Env) listen(t *testing.T) {
 	e.Abstract = fmt.Sprintf("ringfence-test-%d-%d", os.Getpid(), time.Now().UnixNano())
 	al, err := net.Listen("unix", "@"+e.Abstract)
 	must(t, err)
-	for _, l := range []net.Listener{tl, xl, al} {
+	e.HostBound = e.Root + "/work/ide.sock"
+	hl, err := net.Listen("unix", e.HostBound)
+	must(t, err)
+	for _, l := range []net.Listener{tl, xl, al, hl} {
 		go acceptAll(l)
 	}
+	e.DgramSock = e.Outside + "/host-dgram.sock"
+	dl, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: e.DgramSock, Net: "unixgram"})
+	must(t, err)
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, err := dl.Read(buf)
+			if err != nil {
+				return
+			}
+			if bytes.Contains(buf[:n], []byte("token")) {
+				e.dgramGot.Store(true)
+			}
+		}
+	}()
+	t.Cleanup(func() { hl.Close(); dl.Close() })
 	go func() {
 		buf := make([]byte, 64)
 		for {
@@ -126,7 +150,7 @@ func (e *Env) Vars() []string {
 		"PATH=/usr/local/bin:/usr/bin:/bin", "ROOT=" + e.Root, "OUT=" + e.Outside,
 		"DENY=" + e.Denied, "DENYFILE=" + e.DeniedFile,
 		"TCP=" + strconv.Itoa(e.TCPPort), "UDP=" + strconv.Itoa(e.UDPPort),
-		"USOCK=" + e.UnixSock, "ASOCK=" + e.Abstract,
+		"USOCK=" + e.UnixSock, "ASOCK=" + e.Abstract, "DSOCK=" + e.DgramSock, "HSOCK=" + e.HostBound,
 		"SLEEPER=" + strconv.Itoa(e.Sleeper.Process.Pid), "MARK=" + e.Mark,
 	}
 }
@@ -151,6 +175,17 @@ func (e *Env) Policy(net policy.NetworkMode) *policy.Policy {
 func (e *Env) UDPReceived() bool {
 	for range 10 {
 		if e.udpGot.Load() {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
+}
+
+// DgramReceived reports whether the host's datagram socket got the token.
+func (e *Env) DgramReceived() bool {
+	for range 10 {
+		if e.dgramGot.Load() {
 			return true
 		}
 		time.Sleep(50 * time.Millisecond)
