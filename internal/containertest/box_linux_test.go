@@ -1,0 +1,181 @@
+package containertest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ringfence/ringfence/internal/testenv"
+)
+
+// box is one container root on the host: what the container writes there
+// is what the host-side checks read.
+type box struct {
+	root string
+	seccomp string // a profile file, or "" for the runtime's default
+	user    string // --user for podman, or "" for root
+}
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// binaries builds the static ringfence binary and the attack probe once
+// per test binary.
+func binaries(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "ringfence-containertest-")
+		if buildErr != nil {
+			return
+		}
+		for name, pkg := range map[string]string{
+			"ringfence": "github.com/ringfence/ringfence/cmd/ringfence",
+			"attack":    "github.com/ringfence/ringfence/internal/containertest/testdata/attack",
+		} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, name), pkg)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+				return
+			}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return buildDir
+}
+
+// busyboxApplets are linked into the container's /bin.
+var busyboxApplets = []string{"sh", "sleep", "cat", "ls", "mkdir", "echo", "cp",
+	"chmod", "touch", "stat", "id", "kill", "rm", "test", "["}
+
+// newBox makes a container root: /bin (busybox, ringfence, attack), and
+// the directories the attacks use. Needs root (podman), podman, runc and a
+// static busybox.
+func newBox(t *testing.T, seccompProfile, user string) *box {
+	t.Helper()
+	testenv.NeedRoot(t)
+	for _, tool := range []string{"podman", "runc"} {
+		_, err := exec.LookPath(tool)
+		testenv.Need(t, tool, err)
+	}
+	_, err := os.Stat("/bin/busybox")
+	testenv.Need(t, "busybox-static (/bin/busybox)", err)
+	bins := binaries(t)
+	root := t.TempDir()
+	for _, d := range []string{"bin", "ws", "tmp", "proc", "dev", "sys", "etc", "out", "data", "srv", "home/user"} {
+		must(t, os.MkdirAll(filepath.Join(root, d), 0o755))
+	}
+	must(t, os.Chmod(filepath.Join(root, "tmp"), 0o1777))
+	copyFile(t, "/bin/busybox", filepath.Join(root, "bin/busybox"), 0o755)
+	for _, a := range busyboxApplets {
+		must(t, os.Symlink("busybox", filepath.Join(root, "bin", a)))
+	}
+	copyFile(t, filepath.Join(bins, "ringfence"), filepath.Join(root, "bin/ringfence"), 0o755)
+	copyFile(t, filepath.Join(bins, "attack"), filepath.Join(root, "bin/attack"), 0o755)
+	must(t, os.WriteFile(filepath.Join(root, "etc/passwd"),
+		[]byte("root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/home/user:/bin/sh\n"), 0o644))
+	if user != "" {
+		// The unprivileged user owns what it must be able to write.
+		for _, d := range []string{"ws", "out", "srv", "data", "home/user"} {
+			must(t, os.Chown(filepath.Join(root, d), 65534, 65534))
+		}
+	}
+	return &box{root: root, seccomp: seccompProfile, user: user}
+}
+
+// run runs script with /bin/sh in a fresh container on the box's root.
+func (b *box) run(t *testing.T, script string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	args := []string{"run", "--rm", "--runtime", "runc",
+		"--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096",
+		"--network", "none", "--env", "HOME=/home/user"}
+	if b.seccomp != "" {
+		args = append(args, "--security-opt", "seccomp="+b.seccomp)
+	}
+	if b.user != "" {
+		args = append(args, "--user", b.user)
+	}
+	args = append(args, "--rootfs", b.root, "/bin/sh", "-c", script)
+	out, err := exec.CommandContext(ctx, "podman", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("podman run: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// path is a container path as the host sees it.
+func (b *box) path(p string) string { return filepath.Join(b.root, p) }
+
+// noNamespacesProfile writes the runtime's default seccomp profile changed
+// the way Docker's default is: no new namespaces (unshare, setns, clone
+// with a CLONE_NEW* flag refused; clone3 answered ENOSYS so libc falls back).
+func noNamespacesProfile(t *testing.T) string {
+	t.Helper()
+	const base = "/usr/share/containers/seccomp.json"
+	raw, err := os.ReadFile(base)
+	testenv.Need(t, "the container runtime's seccomp profile "+base, err)
+	var prof map[string]any
+	must(t, json.Unmarshal(raw, &prof))
+	banned := map[string]bool{"unshare": true, "setns": true, "clone": true, "clone3": true}
+	var rules []any
+	for _, r := range prof["syscalls"].([]any) {
+		rule := r.(map[string]any)
+		var names []any
+		for _, n := range rule["names"].([]any) {
+			if !banned[n.(string)] {
+				names = append(names, n)
+			}
+		}
+		if len(names) > 0 {
+			rule["names"] = names
+			rules = append(rules, rule)
+		}
+	}
+	const cloneNewMask = 0x7E020000 // CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET
+	rules = append(rules,
+		map[string]any{"names": []string{"clone"}, "action": "SCMP_ACT_ALLOW",
+			"args": []map[string]any{{"index": 0, "value": cloneNewMask, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}}},
+		map[string]any{"names": []string{"clone3"}, "action": "SCMP_ACT_ERRNO", "errnoRet": 38},
+		map[string]any{"names": []string{"unshare", "setns"}, "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
+	)
+	prof["syscalls"] = rules
+	out, err := json.Marshal(prof)
+	must(t, err)
+	file := filepath.Join(t.TempDir(), "no-namespaces.json")
+	must(t, os.WriteFile(file, out, 0o644))
+	return file
+}
+
+func copyFile(t *testing.T, from, to string, mode os.FileMode) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	must(t, err)
+	must(t, os.WriteFile(to, data, mode))
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// contains reports whether the host file holds s.
+func (b *box) contains(p, s string) bool {
+	data, _ := os.ReadFile(b.path(p))
+	return strings.Contains(string(data), s)
+}
