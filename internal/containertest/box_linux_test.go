@@ -18,7 +18,7 @@ import (
 // box is one container root on the host: what the container writes there
 // is what the host-side checks read.
 type box struct {
-	root string
+	root    string
 	seccomp string // a profile file, or "" for the runtime's default
 	user    string // --user for podman, or "" for root
 }

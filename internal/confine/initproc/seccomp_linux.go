@@ -71,6 +71,7 @@ func metaRules(rules *seccomp.Rules, spec *Seccomp) {
 	}
 	if spec.PeerCheck {
 		rules.AllowUnixHost = under(spec.UnixHost)
+		rules.PeerCheckAbstract = spec.PeerCheckAbstract
 		rules.PeerInside = seccomp.PeerInPidNamespace
 		if os.Getpid() != 1 { // no pid namespace of our own
 			rules.PeerInside, rules.PeerHeld = seccomp.PeerDescendant(), seccomp.DescendantHolds()

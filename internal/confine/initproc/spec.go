@@ -148,4 +148,11 @@ type Seccomp struct {
 	// process's socket inside a writable root is a host socket.
 	PeerCheck bool     `json:"peerCheck,omitempty"`
 	UnixHost  []string `json:"unixHost,omitempty"`
+	// PeerCheckAbstract extends PeerCheck to abstract unix sockets, for a
+	// sandbox that shares the host's network namespace (the landlock
+	// backend; the linux backend under allow-all), where a host process's
+	// abstract socket (a D-Bus bus, an X server, an IDE) is reachable by
+	// name. Datagram sends to an abstract address are refused there: they
+	// carry no peer to check.
+	PeerCheckAbstract bool `json:"peerCheckAbstract,omitempty"`
 }

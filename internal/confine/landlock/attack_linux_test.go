@@ -14,7 +14,6 @@ import (
 // landlockGaps are the attacks this backend does not stop, each reported
 // in its Enforcement.
 var landlockGaps = map[string]string{
-	"unix-abstract-to-host": "host abstract unix sockets stay reachable before Landlock ABI 8 (Network: loopback-only); this host has ABI 7",
 	"list-denied":           "names beneath a directory on the way to a denied path stay listable, the denied directory's own included; contents are not readable",
 }
 

@@ -55,11 +55,13 @@
 //
 // # Gaps (reported)
 //
-//   - Before Landlock ABI 8, host abstract unix sockets stay reachable:
-//     they live in the host's network namespace, and the supervisor, which
-//     connects on the command's behalf, cannot share the command's domain
-//     (Network loopback-only under deny). From ABI 8 the whole init is one
-//     domain and the scope holds.
+//   - Host abstract unix sockets live in the host's network namespace,
+//     which this backend shares. The command's own scoped domain refuses
+//     them, but the init's supervisor connects on the command's behalf
+//     from outside that domain; it therefore refuses a listener that is
+//     not the sandbox's own (Seccomp.PeerCheckAbstract, SO_PEERCRED), and
+//     every datagram connect or send to an abstract address (no peer to
+//     check). A sandbox program's own abstract datagram sockets fail.
 //   - Tree kill without the init: ringfence's own sweep is by process
 //     group (TreeKill process-group) plus the cgroup census where limits
 //     apply. If the init itself dies by something other than a signal

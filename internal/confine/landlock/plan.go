@@ -57,6 +57,8 @@ func NewPlan(p *policy.Policy) Plan {
 		MetaCarved:   ll.Carved,
 		PeerCheck:    true,
 		UnixHost:     p.UnixSockets,
+		// No network namespace: the host's abstract sockets share ours.
+		PeerCheckAbstract: true,
 	}
 	return Plan{Landlock: ll, Seccomp: sc}
 }
@@ -144,12 +146,10 @@ func Enforce(p *policy.Policy, plan Plan, abi int) confine.Enforcement {
 	case policy.NetLoopback:
 		e.Reasons = append(e.Reasons, "loopback cannot be told from the host's network without a network namespace: every IP socket is refused")
 	}
-	if p.Network.Mode != policy.NetAllowAll && abi < 8 {
-		// Before ABI 8 the init's supervisor, which connects on the
-		// command's behalf, cannot share the command's Landlock domain.
-		e.Network = confine.NetLoopbackOnly
-		e.Reasons = append(e.Reasons, "host abstract unix sockets stay reachable (Landlock ABI < 8): they live in the host's network namespace")
-	}
+	// Host abstract unix sockets share the sandbox's network namespace
+	// here. The init's supervisor, which connects on the command's behalf
+	// outside its Landlock scope, refuses a listener that is not the
+	// sandbox's own (Seccomp.PeerCheckAbstract), so they hold at any ABI.
 	return e
 }
 

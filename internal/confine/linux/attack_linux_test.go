@@ -13,9 +13,7 @@ import (
 
 // linuxGaps are the attacks this backend does not stop, each reported in
 // its Enforcement (see TestEnforcementReportsMissingProtected).
-var linuxGaps = map[string]string{
-	"unix-abstract-to-host/allow-all": "allow-all shares the host network namespace (Network: none)",
-}
+var linuxGaps = map[string]string{}
 
 func confineScript(t *testing.T, e *inittest.Env, p *policy.Policy, script string, stdin *os.File) inittest.Result {
 	t.Helper()

@@ -44,12 +44,12 @@ func Enforce(p *policy.Policy, plan Plan, exists func(string) bool) confine.Enfo
 		e.Reasons = append(e.Reasons, "protected paths that do not exist yet can be created: "+strings.Join(missing, ", "))
 	}
 	if p.Network.Mode == policy.NetAllowAll {
-		// The host's network namespace, abstract unix sockets included:
-		// seccomp's supervisor performs abstract connects itself, from
-		// outside the command's Landlock domain, so the signal and
-		// abstract-socket scope does not hold for them.
+		// The host's network namespace: every address is reachable.
+		// Its abstract unix sockets are the host's too; the supervisor
+		// connects only to listeners inside the sandbox
+		// (Seccomp.PeerCheckAbstract).
 		e.Network = confine.NetNone
-		e.Reasons = append(e.Reasons, "allow-all shares the host network namespace, its abstract unix sockets included")
+		e.Reasons = append(e.Reasons, "allow-all shares the host network namespace (its abstract unix sockets connect only to the sandbox's own listeners)")
 	}
 	return e
 }

@@ -177,6 +177,8 @@ func seccompFor(p *policy.Policy) initproc.Seccomp {
 	// A socket the policy does not name connects only when its listener
 	// is inside the sandbox (PeerCheck): a host process's socket file in a
 	// writable root is a host socket.
+	// Under allow-all the sandbox shares the host's network namespace, and
+	// with it the host's abstract sockets: those are peer-checked too.
 	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...),
-		PeerCheck: true, UnixHost: p.UnixSockets}
+		PeerCheck: true, UnixHost: p.UnixSockets, PeerCheckAbstract: p.Network.Mode == policy.NetAllowAll}
 }

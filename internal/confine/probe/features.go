@@ -126,8 +126,8 @@ func landlockFeatures(r Report) map[string]Feature {
 		f[FeatSignals] = full("the command's own scoped Landlock domain: no signal reaches a process outside it, its init included")
 	}
 	f[FeatHostUnix] = hostUnix(r, "seccomp user notification checks each connect")
-	if f[FeatHostUnix].Level == Full && abi < 8 {
-		f[FeatHostUnix] = partial("filesystem sockets: each connect checked (seccomp user notification); host abstract sockets stay reachable before Landlock ABI 8 (the supervisor connects outside the command's domain)")
+	if f[FeatHostUnix].Level == Full {
+		f[FeatHostUnix] = full("seccomp user notification checks each connect; abstract sockets connect only to the sandbox's own listeners")
 	}
 	return f
 }

@@ -23,6 +23,10 @@ func (s *supervisor) connect(t *target, n notif) (int64, unix.Errno) {
 	if errno != 0 {
 		return 0, errno
 	}
+	abstract := s.abstractChecked(unixSock, raw)
+	if abstract && isDatagram(sock) {
+		return 0, unix.EACCES // no peer to check: see Rules.PeerCheckAbstract
+	}
 	dst, path, release, errno := s.destination(t, unixSock, raw)
 	if errno != 0 {
 		return 0, errno
@@ -30,6 +34,9 @@ func (s *supervisor) connect(t *target, n notif) (int64, unix.Errno) {
 	defer release()
 	if errno := s.asSelf(func() unix.Errno { return rawConnect(sock, dst) }); errno != 0 {
 		return 0, errno
+	}
+	if abstract {
+		return 0, s.checkAbstractPeer(sock) // peer_linux.go
 	}
 	return 0, s.checkPeer(sock, path, dst) // peer_linux.go
 }
@@ -46,6 +53,9 @@ func (s *supervisor) sendto(t *target, n notif) (int64, unix.Errno) {
 	raw, errno := readSockaddr(t, n.args[4], n.args[5])
 	if errno != 0 {
 		return 0, errno
+	}
+	if s.abstractChecked(unixSock, raw) {
+		return 0, unix.EACCES // no peer to check: see Rules.PeerCheckAbstract
 	}
 	buf, errno := t.read(n.args[1], int(n.args[2]))
 	if errno != 0 {

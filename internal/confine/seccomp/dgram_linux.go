@@ -99,6 +99,9 @@ func (s *supervisor) sendOne(t *target, sock int, unixSock bool, addr uint64, fl
 	}
 	defer m.close()
 	name := m.name
+	if s.abstractChecked(unixSock, name) {
+		return 0, unix.EACCES // no peer to check: see Rules.PeerCheckAbstract
+	}
 	if name != nil {
 		dst, _, release, errno := s.destination(t, unixSock, name)
 		if errno != 0 {

@@ -47,6 +47,35 @@ func (s *supervisor) checkPeer(sock int, path string, dst []byte) unix.Errno {
 	return unix.EACCES
 }
 
+// abstractChecked reports whether raw names an abstract unix socket that
+// Rules.PeerCheckAbstract puts under the peer rule.
+func (s *supervisor) abstractChecked(unixSock bool, raw []byte) bool {
+	if !unixSock || !s.rules.PeerCheckAbstract || s.rules.PeerInside == nil || raw == nil {
+		return false
+	}
+	kind, _ := parseSockaddr(raw)
+	return kind == addrAbstract
+}
+
+func isDatagram(sock int) bool {
+	typ, err := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_TYPE)
+	return err != nil || typ == unix.SOCK_DGRAM
+}
+
+// checkAbstractPeer runs after the supervisor connected the target's
+// socket to an abstract address: the listener must belong to the sandbox
+// (Rules.PeerInside). Without a network namespace of its own the sandbox
+// shares the host's abstract socket names, so a host D-Bus bus or X server
+// is one connect away. Shut down both ways when refused, as checkPeer does.
+func (s *supervisor) checkAbstractPeer(sock int) unix.Errno {
+	cred, err := unix.GetsockoptUcred(sock, unix.SOL_SOCKET, unix.SO_PEERCRED)
+	if err == nil && s.rules.PeerInside(cred.Pid) {
+		return 0
+	}
+	_ = unix.Shutdown(sock, unix.SHUT_RDWR)
+	return unix.EACCES
+}
+
 // PeerInPidNamespace is Rules.PeerInside for a supervisor that shares the
 // sandbox's own pid namespace (the linux backend's init, bwrap's shim):
 // every process the supervisor can see is the sandbox's.

@@ -56,6 +56,13 @@ type Rules struct {
 	// whoever listens on it (the policy names it). Only consulted with
 	// PeerInside.
 	AllowUnixHost func(path string) bool
+	// PeerCheckAbstract applies PeerInside to abstract unix sockets too,
+	// for a sandbox that shares the host's network namespace (where a host
+	// process's abstract socket is reachable by name): a stream or
+	// seqpacket connect is refused unless the listener is inside, and a
+	// datagram connect or send to an abstract address, which has no peer
+	// to check, is refused outright. Only consulted with PeerInside.
+	PeerCheckAbstract bool
 }
 
 // Protect is a set of protected absolute paths, each protecting itself and
