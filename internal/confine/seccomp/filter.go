@@ -29,6 +29,11 @@ type Options struct {
 	// Rules.Protected and carry out; openat2, whose flags a filter cannot
 	// read, fails with ENOSYS. See the package documentation.
 	GuardCreate bool
+	// GuardWrite, with GuardCreate, also sends open and openat whose flags
+	// ask for writing (O_WRONLY, O_RDWR, O_TRUNC) and truncate(2), so the
+	// supervisor can refuse writes to protected names (Rules.Names) that
+	// no mount covers. See the package documentation.
+	GuardWrite bool
 }
 
 // Actions a filter returns (SECCOMP_RET_*), exported for tests and for
@@ -139,8 +144,8 @@ func bodies(a *asm, opts Options) {
 		sendtoBody(a)
 	}
 	if opts.GuardCreate {
-		openBody(a, "open", 1)
-		openBody(a, "openat", 2)
+		openBody(a, "open", 1, openMask(opts))
+		openBody(a, "openat", 2, openMask(opts))
 	}
 	if opts.DenyUnixConnect || opts.GuardCreate {
 		a.label("notify")
@@ -211,11 +216,12 @@ func sendtoBody(a *asm) {
 	a.jump(opJeq, 0, "allow", "notify")
 }
 
-// openBody supervises an open only when its flags (argument i) ask for
-// O_CREAT: every other open leaves the namespace as it was. Flags are an
-// int in the kernel, so only the low word is read.
-func openBody(a *asm, label string, i int) {
+// openBody supervises an open only when its flags (argument i) hold a bit
+// of mask: O_CREAT (a new name), and under GuardWrite the write flags too.
+// A read-only open changes nothing and stays free. Flags are an int in the
+// kernel, so only the low word is read.
+func openBody(a *asm, label string, i int, mask uint32) {
 	a.label(label)
 	a.load(argLow(i))
-	a.jump(opJset, oCreat, "notify", "allow")
+	a.jump(opJset, mask, "notify", "allow")
 }

@@ -2,6 +2,7 @@ package seccomp
 
 import (
 	"runtime"
+	"strconv"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -62,6 +63,8 @@ func (s *supervisor) create(t *target, n notif) notifResp {
 		errno = s.rename(t, int32(a[0]), a[1], int32(a[2]), a[3], 0)
 	case "renameat2":
 		errno = s.rename(t, int32(a[0]), a[1], int32(a[2]), a[3], a[4])
+	case "truncate":
+		errno = s.truncate(t, a[0], int64(a[1]))
 	default:
 		errno = unix.ENOSYS
 	}
@@ -153,7 +156,7 @@ func (s *supervisor) mknod(t *target, dirfd int32, addr, mode, dev uint64) unix.
 		return errno
 	}
 	defer l.close()
-	if !s.mayCreate(l, true) {
+	if !s.mayCreate(l, true) || !s.named(l, actFile) {
 		return errRefused
 	}
 	m, errno := t.createMode(uint32(mode) & 0o7777)
@@ -179,7 +182,7 @@ func (s *supervisor) symlink(t *target, targetAddr uint64, dirfd int32, addr uin
 		return errno
 	}
 	defer l.close()
-	if !s.mayCreate(l, true) {
+	if !s.mayCreate(l, true) || !s.named(l, actTree) {
 		return errRefused
 	}
 	return s.perform(func() error { return unix.Symlinkat(content, l.dir, l.name) })
@@ -200,28 +203,20 @@ func (s *supervisor) link(t *target, olddir int32, oldAddr uint64, newdir int32,
 		return errno
 	}
 	defer nl.close()
-	if !s.mayCreate(nl, true) {
+	if !s.mayCreate(nl, true) || !s.named(nl, actFile) {
 		return errRefused
 	}
-	if oldPath == "" && flags&unix.AT_EMPTY_PATH != 0 { // an open file, e.g. O_TMPFILE
-		src, errno := t.base(olddir)
-		if errno != 0 {
-			return errno
-		}
-		defer unix.Close(src)
-		return s.perform(func() error { return unix.Linkat(src, "", nl.dir, nl.name, unix.AT_EMPTY_PATH) })
-	}
-	ol, errno := t.resolve(olddir, oldPath)
+	// The source is pinned (linkSource) and checked by the path it really
+	// has, then linked from the pinned descriptor: a symlink followed,
+	// an open descriptor, /proc/self/fd/N, or a swap after the check all
+	// end up at the inode that was checked.
+	src, errno := s.linkSource(t, olddir, oldPath, flags)
 	if errno != 0 {
 		return errno
 	}
-	defer ol.close()
-	if !ol.dot && s.rules.Protected(ol.path) {
-		return errRefused
-	}
-	return s.perform(func() error {
-		return unix.Linkat(ol.dir, ol.name, nl.dir, nl.name, int(flags&unix.AT_SYMLINK_FOLLOW))
-	})
+	defer unix.Close(src)
+	self := "/proc/self/fd/" + strconv.Itoa(src)
+	return s.perform(func() error { return unix.Linkat(unix.AT_FDCWD, self, nl.dir, nl.name, unix.AT_SYMLINK_FOLLOW) })
 }
 
 // rename checks both sides: nothing lands on a protected path or on an
@@ -243,7 +238,10 @@ func (s *supervisor) rename(t *target, olddir int32, oldAddr uint64, newdir int3
 	if !s.mayCreate(nl, true) || (!ol.dot && s.rules.Protected(ol.path)) || (exchange && !s.mayCreate(ol, true)) {
 		return errRefused
 	}
-	return s.perform(func() error { return unix.Renameat2(ol.dir, ol.name, nl.dir, nl.name, uint(flags)) })
+	if s.rules.Names == nil || ol.dot || nl.dot {
+		return s.perform(func() error { return unix.Renameat2(ol.dir, ol.name, nl.dir, nl.name, uint(flags)) })
+	}
+	return s.renameNamed(ol, nl, flags)
 }
 
 // open creates (or opens) a file for the target and installs the
@@ -265,8 +263,11 @@ func (s *supervisor) open(t *target, n notif, dirfd int32, addr, flags64, mode u
 		}
 	}
 	defer l.close()
-	if !s.mayCreate(l, true) {
+	if !s.mayOpen(l, flags) {
 		return answerErrno(n.id, errRefused)
+	}
+	if l.proc && s.rules.Names != nil && flags&writeFlags != 0 {
+		return s.openProc(n, l, flags)
 	}
 	m, errno := t.createMode(uint32(mode) & 0o7777)
 	if errno != 0 {

@@ -33,6 +33,10 @@ type Rules struct {
 	// for the command would escape its Landlock rules. An error refuses
 	// the call (EACCES).
 	Confine func() error
+	// Names, when set, also protects by name at every depth under the
+	// writable roots (NameGuard): creations, write-opens and truncations
+	// (Options.GuardWrite routes those), links and renames on both sides.
+	Names *NameGuard
 }
 
 // Protect is a set of protected absolute paths, each protecting itself and

@@ -66,6 +66,9 @@ func entries(opts Options) []entry {
 		for _, name := range creating {
 			out = append(out, entry{name, "notify"})
 		}
+		if opts.GuardWrite {
+			out = append(out, entry{"truncate", "notify"})
+		}
 	}
 	return out
 }
