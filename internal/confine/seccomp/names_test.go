@@ -66,3 +66,39 @@ func TestNameGuardDecide(t *testing.T) {
 		t.Error("NameProtection options ignored")
 	}
 }
+
+// TestGuardWriteFilter: under GuardWrite an open that may write goes to
+// the supervisor, a read-only one stays in the kernel, and truncate is
+// always supervised; without it, only O_CREAT is.
+func TestGuardWriteFilter(t *testing.T) {
+	w := Options{GuardCreate: true, GuardWrite: true}
+	c := Options{GuardCreate: true}
+	for _, goarch := range []string{"amd64", "arm64"} {
+		for _, tc := range []tcase{
+			{name: "openat O_RDONLY", sys: "openat", opts: w, args: [6]uint64{0, 0, 0}, action: ActionAllow},
+			{name: "openat O_WRONLY", sys: "openat", opts: w, args: [6]uint64{0, 0, oWronly}, action: ActionNotify},
+			{name: "openat O_RDWR", sys: "openat", opts: w, args: [6]uint64{0, 0, oRdwr}, action: ActionNotify},
+			{name: "openat O_TRUNC read-only", sys: "openat", opts: w, args: [6]uint64{0, 0, oTrunc}, action: ActionNotify},
+			{name: "openat O_WRONLY high word only", sys: "openat", opts: w, args: [6]uint64{0, 0, oWronly << 32}, action: ActionAllow},
+			{name: "openat O_WRONLY without GuardWrite", sys: "openat", opts: c, args: [6]uint64{0, 0, oWronly}, action: ActionAllow},
+			{name: "truncate", sys: "truncate", opts: w, action: ActionNotify},
+			{name: "truncate without GuardWrite", sys: "truncate", opts: c, action: ActionAllow},
+			{name: "ftruncate", sys: "ftruncate", opts: w, action: ActionAllow},
+			{name: "openat2", sys: "openat2", opts: w, action: ActionENOSYS},
+		} {
+			if got := eval(t, goarch, tc); got != tc.action {
+				t.Errorf("%s %s: got %s, want %s", goarch, tc.name, actionName(got), actionName(tc.action))
+			}
+		}
+		if goarch == "amd64" {
+			for _, tc := range []tcase{
+				{name: "open O_WRONLY", sys: "open", opts: w, args: [6]uint64{0, oWronly}, action: ActionNotify},
+				{name: "open O_RDONLY", sys: "open", opts: w, args: [6]uint64{0, 0}, action: ActionAllow},
+			} {
+				if got := eval(t, goarch, tc); got != tc.action {
+					t.Errorf("%s %s: got %s, want %s", goarch, tc.name, actionName(got), actionName(tc.action))
+				}
+			}
+		}
+	}
+}
