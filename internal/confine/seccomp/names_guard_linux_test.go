@@ -116,7 +116,9 @@ type nameAttack struct {
 const evilConfig = `printf '[core]\n\tfsmonitor = ./evil.sh\n'`
 
 func nameAttacks() []nameAttack {
-	has := func(rel, what string) func(string) bool { return func(ws string) bool { return contains(ws, rel, what) } }
+	has := func(rel, what string) func(string) bool {
+		return func(ws string) bool { return contains(ws, rel, what) }
+	}
 	there := func(rel string) func(string) bool {
 		return func(ws string) bool { _, err := os.Lstat(filepath.Join(ws, rel)); return err == nil }
 	}
