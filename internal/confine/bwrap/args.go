@@ -104,6 +104,17 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 		for _, m := range v.absent {
 			a = append(a, "--protect", m.path)
 		}
+		// Names protected at every depth of the writable roots: the guard
+		// also supervises every write-open and truncation there.
+		for _, r := range p.WritableRoots().Roots {
+			a = append(a, "--names-root", r)
+		}
+		for _, n := range p.Names.Extra {
+			a = append(a, "--names-extra", n)
+		}
+		if p.Names.GitWritable {
+			a = append(a, "--names-git-writable")
+		}
 		opts.UnixSocketsRefused = true
 	} else {
 		reasons = append(reasons, missingReasons(v.absent)...)

@@ -29,7 +29,8 @@ var forwarded = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT
 // cannot reach its memory or descriptors through /proc.
 func supervise(out *os.File, path string, o shimOpts) int {
 	runtime.LockOSThread() // never unlocked: this thread carries the filter
-	listener, err := installNotify(len(o.protect) > 0)
+	names := len(o.names.Roots) > 0
+	listener, err := installNotify(len(o.protect) > 0 || names, names)
 	if err != nil {
 		_ = status.Write(out, status.Event{Kind: status.Failed, Reason: status.SetupFailed, Stage: "seccomp",
 			Detail: "cannot load the unix-socket filter"})
@@ -44,6 +45,9 @@ func supervise(out *os.File, path string, o shimOpts) int {
 		// and no Landlock domain, and creates no file of its own: what the
 		// guard requires to perform creations on the command's behalf.
 		rules = seccomp.Protect(o.protect).Rules(allowSocket(o.sockets))
+	}
+	if names {
+		rules.Names = &o.names
 	}
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
 
@@ -68,8 +72,8 @@ func supervise(out *os.File, path string, o shimOpts) int {
 	return exited(out, cmd.ProcessState.Sys().(syscall.WaitStatus))
 }
 
-func installNotify(guard bool) (*os.File, error) {
-	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: true, GuardCreate: guard})
+func installNotify(guard, writes bool) (*os.File, error) {
+	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: true, GuardCreate: guard, GuardWrite: writes})
 	if err != nil {
 		return nil, err
 	}

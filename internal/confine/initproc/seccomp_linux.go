@@ -23,7 +23,9 @@ func installSeccomp(spec *Seccomp) (*os.File, error) {
 			return nil, err
 		}
 	}
-	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect, GuardCreate: len(spec.Protected) > 0})
+	names := len(spec.NameRoots) > 0
+	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect,
+		GuardCreate: len(spec.Protected) > 0 || names, GuardWrite: names})
 	if err != nil {
 		return nil, err
 	}
@@ -34,9 +36,9 @@ func installSeccomp(spec *Seccomp) (*os.File, error) {
 // socket under one of spec.AllowUnix (as the view names it) connects, any
 // other is refused with EACCES; no name is created at or beneath a
 // protected path.
-func supervise(ctx context.Context, listener *os.File, spec *Seccomp) {
+func supervise(ctx context.Context, listener *os.File, spec *Seccomp, lock *Landlock) error {
 	if listener == nil {
-		return
+		return nil
 	}
 	allow := func(path string) bool {
 		for _, a := range spec.AllowUnix {
@@ -50,5 +52,16 @@ func supervise(ctx context.Context, listener *os.File, spec *Seccomp) {
 	if len(spec.Protected) > 0 {
 		rules = seccomp.Protect(spec.Protected).Rules(allow)
 	}
+	if len(spec.NameRoots) > 0 {
+		rules.Names = &seccomp.NameGuard{Roots: spec.NameRoots, Names: spec.Names}
+	}
+	if spec.ConfineGuard {
+		confine, err := threadConfine(lock)
+		if err != nil {
+			return err
+		}
+		rules.Confine = confine
+	}
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
+	return nil
 }

@@ -173,6 +173,10 @@ func landlockFor(p *policy.Policy, scratchRO bool) initproc.Landlock {
 // otherwise be reachable. Sockets in the writable roots and the private
 // /tmp (made by the command itself) and those the policy names connect.
 func seccompFor(p *policy.Policy) initproc.Seccomp {
-	allow := append([]string{"/tmp"}, p.WritableRoots().Roots...)
-	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...)}
+	roots := p.WritableRoots().Roots
+	allow := append([]string{"/tmp"}, roots...)
+	// Names are protected at every depth of every writable root, which no
+	// mount can express: the guard supervises each write there.
+	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...),
+		NameRoots: roots, Names: p.Names}
 }
