@@ -2,6 +2,7 @@ package linux
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/policy"
@@ -19,6 +20,10 @@ type Plan struct {
 	// writable roots: bound over when they exist, guarded by seccomp
 	// (Seccomp.Protected) when one does not.
 	CarveOuts []string
+	// Named are the protected carve-outs the name guard holds by name
+	// (Seccomp.NameRoots): never put in Seccomp.Protected, whose absolute
+	// rule would refuse even an empty .git/hooks and so `git init`.
+	Named []string
 }
 
 // sysOp is a mount every view has, placed among the layers by depth.
@@ -59,6 +64,9 @@ func NewPlan(p *policy.Policy) Plan {
 	plan.Seccomp = seccompFor(p)
 	for _, c := range carveOuts(p) {
 		plan.CarveOuts = append(plan.CarveOuts, c.Path)
+		if c.Origin == policy.FromProtected && heldByName(p, plan.Seccomp.NameRoots, c.Path) {
+			plan.Named = append(plan.Named, c.Path)
+		}
 	}
 	plan.NewNet = p.Network.Mode != policy.NetAllowAll
 	plan.Loopback = p.Network.Mode == policy.NetLoopback
@@ -179,4 +187,17 @@ func seccompFor(p *policy.Policy) initproc.Seccomp {
 	// mount can express: the guard supervises each write there.
 	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...),
 		NameRoots: roots, Names: p.Names}
+}
+
+// heldByName reports whether the name guard protects path under one of
+// roots (the path is itself a protected name, or beneath one).
+func heldByName(p *policy.Policy, roots []string, path string) bool {
+	for _, r := range roots {
+		if policy.Contains(r, path) && r != path {
+			if p.Names.Match(strings.TrimPrefix(path, r+"/")).Protected() {
+				return true
+			}
+		}
+	}
+	return false
 }
