@@ -49,7 +49,46 @@ func NewPlan(p *policy.Policy) Plan {
 		AllowUnix:       append(append([]string{}, roots.Roots...), p.UnixSockets...),
 		DenyInet:        p.Network.Mode != policy.NetAllowAll,
 	}
+	if len(roots.Roots) > 0 {
+		// Protected paths are held by the seccomp guard instead: by name
+		// at every depth, and the generated ones no name rule covers (an
+		// extra subpath such as secrets/key) by absolute path. The
+		// supervisor acts outside the command's Landlock domain before
+		// ABI 8, so each of its acting threads takes that domain first.
+		sc.NameRoots, sc.Names, sc.ConfineGuard = roots.Roots, p.Names, true
+		sc.Protected = guardedProtected(p, roots.Roots)
+	}
 	return Plan{Landlock: ll, Seccomp: sc}
+}
+
+// guardedProtected are the generated protected paths the name guard does
+// not hold: the seccomp guard holds them by absolute path (creation,
+// write-open, truncation, link, rename).
+func guardedProtected(p *policy.Policy, roots []string) []string {
+	var out []string
+	for _, l := range p.Layers {
+		if l.Origin != policy.FromProtected || heldByName(p, roots, l.Path) {
+			continue
+		}
+		for _, r := range roots {
+			if policy.Contains(r, l.Path) {
+				out = append(out, l.Path)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// heldByName reports whether the name guard protects path under one of
+// roots (the path is itself a protected name, or beneath one).
+func heldByName(p *policy.Policy, roots []string, path string) bool {
+	for _, r := range roots {
+		if policy.Contains(r, path) && r != path && p.Names.Match(strings.TrimPrefix(path, r+"/")).Protected() {
+			return true
+		}
+	}
+	return false
 }
 
 // explicitCarveOuts keeps the carve-outs a person asked for (a --read-only
@@ -58,8 +97,9 @@ func NewPlan(p *policy.Policy) Plan {
 // can be created directly in that parent: with .git/hooks carved, neither
 // the workspace root nor .git accepts a new file, so new top-level files and
 // `git commit` (.git/index.lock) fail — on the hosts that need this backend
-// most. Protected paths are therefore left writable here and each run names
-// them (Enforce); the mount backends protect them.
+// most. Protected paths are therefore held by the seccomp guard instead
+// (NewPlan); explicit read-only paths keep the per-entry expansion, which
+// also refuses deleting them (the guard does not supervise unlink).
 func explicitCarveOuts(p *policy.Policy, denied []string) []string {
 	generated := map[string]bool{}
 	for _, l := range p.Layers {
@@ -76,11 +116,23 @@ func explicitCarveOuts(p *policy.Policy, denied []string) []string {
 	return out
 }
 
-// unprotected are the protected subpaths this backend leaves writable.
+// unprotected are the protected subpaths this backend leaves writable:
+// none when the guard runs (a writable root), which holds each by name or
+// by absolute path.
 func unprotected(p *policy.Policy, plan Plan) []string {
 	carved := map[string]bool{}
 	for _, c := range plan.Landlock.Carved {
 		carved[c] = true
+	}
+	for _, c := range plan.Seccomp.Protected {
+		carved[c] = true
+	}
+	for _, r := range plan.Seccomp.NameRoots {
+		for _, d := range p.WritableRoots().Denied {
+			if heldByName(p, []string{r}, d) {
+				carved[d] = true
+			}
+		}
 	}
 	var out []string
 	for _, d := range p.WritableRoots().Denied {
@@ -117,6 +169,10 @@ func accessBefore(p *policy.Policy, i int) policy.Access {
 func Enforce(p *policy.Policy, plan Plan, abi int) confine.Enforcement {
 	e := confine.Enforcement{Files: confine.FilesPartial, Network: confine.NetFull}
 	e.Reasons = append(e.Reasons, "no mount namespace: Landlock alone confines files; /proc, /sys and /tmp are the host's")
+	if len(plan.Seccomp.NameRoots) > 0 {
+		e.Reasons = append(e.Reasons, "protected paths are held by the seccomp guard, not by Landlock: "+
+			"they cannot be created, written, truncated, linked or renamed, but can be deleted")
+	}
 	if left := unprotected(p, plan); len(left) > 0 {
 		e.Reasons = append(e.Reasons, "protected paths stay writable (Landlock cannot take write away inside a writable root without "+
 			"forbidding every new file beside them): "+summarize(left))

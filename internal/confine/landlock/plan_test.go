@@ -30,8 +30,21 @@ func TestNewPlan(t *testing.T) {
 	if !cmp.Equal(ll.Carved, []string{"/w/vendor"}) || ll.Write[len(ll.Write)-1] != "/w" || !ll.Required {
 		t.Errorf("write %v carved %v", ll.Write, ll.Carved)
 	}
-	if e := Enforce(p, plan, 7); !strings.Contains(strings.Join(e.Reasons, ";"), ".git/hooks") {
-		t.Errorf("the writable protected path is not named: %v", e.Reasons)
+	// The guard holds it instead: by name, with the command's Landlock
+	// domain on the supervisor's acting threads.
+	sc := plan.Seccomp
+	if !cmp.Equal(sc.NameRoots, []string{"/w"}) || !sc.ConfineGuard || len(sc.Protected) != 0 {
+		t.Errorf("guard %+v", sc)
+	}
+	if e := Enforce(p, plan, 7); strings.Contains(strings.Join(e.Reasons, ";"), "stay writable") ||
+		!strings.Contains(strings.Join(e.Reasons, ";"), "held by the seccomp guard") {
+		t.Errorf("reasons: %v", e.Reasons)
+	}
+	// A generated protected path no name rule covers is held by path.
+	p.Layers = append(p.Layers, policy.Layer{Path: "/w/secrets/key", Access: policy.Read, Origin: policy.FromProtected})
+	policy.SortLayers(p.Layers)
+	if got := NewPlan(p).Seccomp.Protected; !cmp.Equal(got, []string{"/w/secrets/key"}) {
+		t.Errorf("absolute guard %v", got)
 	}
 	if !ll.RestrictTCP || !plan.Seccomp.DenyInet || !plan.Seccomp.DenyUnixConnect {
 		t.Errorf("deny network: %+v %+v", ll, plan.Seccomp)
