@@ -247,3 +247,15 @@ func containsName(names []string, c string) bool {
 func ValidProtectedName(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\x00")
 }
+
+// ProtectedByName reports whether path, inside one of p's writable roots,
+// is protected by name there (itself a protected name, or beneath one):
+// what a backend's name guard holds without any mount or Landlock rule.
+func (p *Policy) ProtectedByName(path string) bool {
+	for _, r := range p.WritableRoots().Roots {
+		if r != path && Contains(r, path) && p.Names.Match(strings.TrimPrefix(Clean(path), Clean(r)+"/")).Protected() {
+			return true
+		}
+	}
+	return false
+}

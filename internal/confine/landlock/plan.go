@@ -67,7 +67,7 @@ func NewPlan(p *policy.Policy) Plan {
 func guardedProtected(p *policy.Policy, roots []string) []string {
 	var out []string
 	for _, l := range p.Layers {
-		if l.Origin != policy.FromProtected || heldByName(p, roots, l.Path) {
+		if l.Origin != policy.FromProtected || p.ProtectedByName(l.Path) {
 			continue
 		}
 		for _, r := range roots {
@@ -78,17 +78,6 @@ func guardedProtected(p *policy.Policy, roots []string) []string {
 		}
 	}
 	return out
-}
-
-// heldByName reports whether the name guard protects path under one of
-// roots (the path is itself a protected name, or beneath one).
-func heldByName(p *policy.Policy, roots []string, path string) bool {
-	for _, r := range roots {
-		if policy.Contains(r, path) && r != path && p.Names.Match(strings.TrimPrefix(path, r+"/")).Protected() {
-			return true
-		}
-	}
-	return false
 }
 
 // explicitCarveOuts keeps the carve-outs a person asked for (a --read-only
@@ -127,11 +116,9 @@ func unprotected(p *policy.Policy, plan Plan) []string {
 	for _, c := range plan.Seccomp.Protected {
 		carved[c] = true
 	}
-	for _, r := range plan.Seccomp.NameRoots {
-		for _, d := range p.WritableRoots().Denied {
-			if heldByName(p, []string{r}, d) {
-				carved[d] = true
-			}
+	for _, d := range p.WritableRoots().Denied {
+		if len(plan.Seccomp.NameRoots) > 0 && p.ProtectedByName(d) {
+			carved[d] = true
 		}
 	}
 	var out []string

@@ -2,7 +2,6 @@ package linux
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/policy"
@@ -64,7 +63,7 @@ func NewPlan(p *policy.Policy) Plan {
 	plan.Seccomp = seccompFor(p)
 	for _, c := range carveOuts(p) {
 		plan.CarveOuts = append(plan.CarveOuts, c.Path)
-		if c.Origin == policy.FromProtected && heldByName(p, plan.Seccomp.NameRoots, c.Path) {
+		if c.Origin == policy.FromProtected && len(plan.Seccomp.NameRoots) > 0 && p.ProtectedByName(c.Path) {
 			plan.Named = append(plan.Named, c.Path)
 		}
 	}
@@ -187,17 +186,4 @@ func seccompFor(p *policy.Policy) initproc.Seccomp {
 	// mount can express: the guard supervises each write there.
 	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...),
 		NameRoots: roots, Names: p.Names}
-}
-
-// heldByName reports whether the name guard protects path under one of
-// roots (the path is itself a protected name, or beneath one).
-func heldByName(p *policy.Policy, roots []string, path string) bool {
-	for _, r := range roots {
-		if policy.Contains(r, path) && r != path {
-			if p.Names.Match(strings.TrimPrefix(path, r+"/")).Protected() {
-				return true
-			}
-		}
-	}
-	return false
 }

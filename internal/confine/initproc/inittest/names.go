@@ -75,3 +75,14 @@ func GitFromNothing(t *testing.T, confine Confiner) {
 		t.Fatalf("config not installed: %s", data)
 	}
 }
+
+// RunNameAttacks runs only the name attacks (for a backend whose own suite
+// is not RunSuite), each unconfined (it must work) and confined.
+func RunNameAttacks(t *testing.T, confine Confiner) {
+	for _, a := range nameAttacks {
+		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
+			runAttack(t, a, policy.NetDeny, confine, "")
+		})
+	}
+}
