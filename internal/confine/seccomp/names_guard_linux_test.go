@@ -29,7 +29,7 @@ func init() { helpers["namesup"] = helperNameSupervisor }
 // the other threads, run the script in the workspace.
 func helperNameSupervisor() int {
 	ws := os.Getenv(dirEnv)
-	runtime.LockOSThread() // never unlocked: the filtered thread dies with us
+	runtime.LockOSThread()               // never unlocked: the filtered thread dies with us
 	if os.Getenv(filterEnv) == "plain" { // the benchmark's baseline
 		if _, err := buildInstall(Options{}, ThisThread); err != nil {
 			return 1
