@@ -263,6 +263,9 @@ func (s *supervisor) open(t *target, n notif, dirfd int32, addr, flags64, mode u
 		}
 	}
 	defer l.close()
+	if s.pointer(l, flags) {
+		return s.openPointer(t, n, l, flags, mode)
+	}
 	if !s.mayOpen(l, flags) {
 		return answerErrno(n.id, errRefused)
 	}

@@ -44,6 +44,10 @@ const (
 	// vConfig: a git config file may land here only by renaming a regular
 	// file whose content passes checkGitConfig (see installConfig).
 	vConfig
+	// vPointer: a ".git" file or a commondir may be written here only
+	// with content that points into a git directory the guard holds
+	// (see openPointer, checkPointer).
+	vPointer
 )
 
 // match finds the strongest name rule for path under any root: a
@@ -82,14 +86,19 @@ func (g *NameGuard) decide(path string, a act) verdict {
 		// directory anywhere on the way to a nested git directory brings
 		// hooks and config the guard never saw. Files inside the
 		// modules/worktrees trees (HEAD, index, refs) are ordinary.
-		if a == actTree || (m.Self && m.Name == ".git") {
+		switch {
+		case a == actTree || (m.Self && m.Name == ".git" && a == actSource):
 			return vRefuse
+		case m.Self && m.Name == ".git":
+			return vPointer
 		}
 		return vAllow
 	case sample && a != actTree:
 		return vAllow
 	case m.Kind == policy.NameGitConfig && m.Self && a == actFile:
 		return vConfig
+	case m.Kind == policy.NameGitPointer && m.Self && (a == actFile || a == actWrite):
+		return vPointer
 	}
 	return vRefuse
 }

@@ -164,6 +164,12 @@ func nameAttacks() []nameAttack {
 		{"config.lock fd written after the rename", "",
 			`mkdir -p r/.git && perl -e 'open(my $f, ">", "r/.git/config.lock") or die; syswrite($f, "[core]\n\tbare = false\n"); rename("r/.git/config.lock", "r/.git/config") or die "rename: $!"; syswrite($f, "[core]\n\tfsmonitor = ./evil.sh\n")'`,
 			has("r/.git/config", "fsmonitor")},
+		{".git file pointing at a prepared directory", "mkdir -p r evil",
+			evilConfig + " > evil/config; echo 'gitdir: ../evil' > r/.git", there("r/.git")},
+		{".git file renamed into place", "mkdir -p r evil",
+			evilConfig + " > evil/config; echo 'gitdir: ../evil' > tmp && mv tmp r/.git", there("r/.git")},
+		{"commondir of a real worktree redirected", nested + " && git commit -q --allow-empty -m x && git worktree add -q ../w && mkdir ../evil",
+			"echo " + "'../../../../evil'" + " > n/.git/worktrees/w/commondir", has("n/.git/worktrees/w/commondir", "evil")},
 		{"existing hook .sample renamed to a hook", nested,
 			"mv n/.git/hooks/pre-commit.sample n/.git/hooks/pre-commit", there("n/.git/hooks/pre-commit")},
 	}
@@ -206,6 +212,10 @@ git log --oneline | wc -l | grep -q 3
 mkdir -p vendor/lib && cd vendor/lib && git init -q && git config user.email y@example.com
 echo x > x && git add x && git commit -qm nested
 cd ../.. && git status --porcelain >/dev/null
+git worktree add -q wt/side -b side && git -C wt/side status --porcelain >/dev/null
+echo s > wt/side/s.txt && git -C wt/side add s.txt && git -C wt/side commit -qm side
+test "$(cat .git/worktrees/side/commondir)" = "../.."
+grep -q "^gitdir: .*/.git/worktrees/side$" wt/side/.git
 mkdir -p .vscode src/.git-notes && echo ok > src/ok.txt && truncate -s 1 src/ok.txt
 echo done`
 

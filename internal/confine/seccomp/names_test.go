@@ -41,13 +41,17 @@ func TestNameGuardDecide(t *testing.T) {
 		{"/w/src/inner/.git/config", actFile, vConfig},
 		{"/w/.git/modules/x/config", actFile, vConfig},
 		{"/w/.git/modules/x/config", actWrite, vRefuse},
-		{"/w/.git/worktrees/w1/commondir", actFile, vRefuse},
+		{"/w/.git/worktrees/w1/commondir", actFile, vPointer},
+		{"/w/.git/worktrees/w1/commondir", actWrite, vPointer},
+		{"/w/.git/worktrees/w1/commondir", actTree, vRefuse},
+		{"/w/.git/worktrees/w1/commondir", actSource, vRefuse},
 		{"/w/.git/worktrees/w1/HEAD", actFile, vAllow},
 		{"/w/.git/worktrees/w1/logs", actTree, vRefuse}, // a renamed directory or symlink in the tree
 		{"/w/.git/modules/x", actTree, vRefuse},
 		{"/w/.git/refs/heads", actTree, vAllow},
 		{"/w/.git/index", actFile, vAllow},
-		{"/w/src/inner/.git", actFile, vRefuse},   // a gitdir: pointer
+		{"/w/src/inner/.git", actFile, vPointer}, // a gitdir: pointer, checked by content
+		{"/w/src/inner/.git", actWrite, vPointer},
 		{"/w/src/inner/.git", actTree, vRefuse},   // a prepared directory or a symlink
 		{"/w/src/inner/.git", actSource, vRefuse}, // moved away, then back
 		{"/w/src/inner/.git", actMkdir, vAllow},

@@ -210,11 +210,15 @@ func (s *supervisor) renameNamed(ol, nl *loc, flags uint64) unix.Errno {
 		switch g.decide(nl.path, a) {
 		case vRefuse:
 			return errRefused
-		case vConfig:
+		case vConfig, vPointer:
 			if flags != 0 || st.Mode&unix.S_IFMT != unix.S_IFREG {
 				return errRefused
 			}
-			return installConfig(ol, nl, pin, &st)
+			check, limit := checkGitConfig, maxGitConfig
+			if g.decide(nl.path, a) == vPointer {
+				check, limit = func(b []byte) error { return s.checkPointer(nl.dir, nl.path, b) }, maxPointer
+			}
+			return installChecked(ol, nl, pin, &st, limit, check)
 		}
 		if err := unix.Renameat2(ol.dir, ol.name, nl.dir, nl.name, uint(flags)); err != nil {
 			return err
@@ -231,32 +235,45 @@ func (s *supervisor) renameNamed(ol, nl *loc, flags uint64) unix.Errno {
 	})
 }
 
-// installConfig puts a git config in place by content: it reads the pinned
-// source (a regular file) once, checks it (checkGitConfig), writes a fresh
-// file with that content beside the destination and renames it into
-// place, then removes the source if it is still the pinned file. The
+// installChecked puts a git config or pointer in place by content: it
+// reads the pinned source (a regular file) once, checks it, writes a
+// fresh file with that content beside the destination and renames it
+// into place, then removes the source if it is still the pinned file. The
 // installed inode is one the command never opened, so a descriptor it
-// kept on the source (config.lock) cannot change the config afterwards.
-func installConfig(ol, nl *loc, pin int, st *unix.Stat_t) error {
+// kept on the source (config.lock) cannot change the file afterwards.
+func installChecked(ol, nl *loc, pin int, st *unix.Stat_t, limit int, check func([]byte) error) error {
 	src, err := unix.Open("/proc/self/fd/"+strconv.Itoa(pin), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err
 	}
 	f := os.NewFile(uintptr(src), "config")
-	data, err := io.ReadAll(io.LimitReader(f, maxGitConfig+1))
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	f.Close()
 	if err != nil {
 		return unix.EIO
 	}
-	if checkGitConfig(data) != nil {
+	if len(data) > limit || check(data) != nil {
 		return errRefused
 	}
+	if err := writeFresh(nl.dir, nl.name, data, st.Mode&0o666); err != nil {
+		return err
+	}
+	var now unix.Stat_t
+	if unix.Fstatat(ol.dir, ol.name, &now, unix.AT_SYMLINK_NOFOLLOW) == nil && now.Dev == st.Dev && now.Ino == st.Ino {
+		_ = unix.Unlinkat(ol.dir, ol.name, 0)
+	}
+	return nil
+}
+
+// writeFresh writes data to a new file beside name in dir and renames it
+// over name: readers see the old file or the whole new one.
+func writeFresh(dir int, name string, data []byte, mode uint32) error {
 	var rnd [8]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return unix.EIO
 	}
 	tmp := ".ringfence-config-" + hex.EncodeToString(rnd[:])
-	fd, err := unix.Openat(nl.dir, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, st.Mode&0o666)
+	fd, err := unix.Openat(dir, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
 	if err != nil {
 		return err
 	}
@@ -266,15 +283,11 @@ func installConfig(ol, nl *loc, pin int, st *unix.Stat_t) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = unix.Renameat(nl.dir, tmp, nl.dir, nl.name)
+		werr = unix.Renameat(dir, tmp, dir, name)
 	}
 	if werr != nil {
-		_ = unix.Unlinkat(nl.dir, tmp, 0)
+		_ = unix.Unlinkat(dir, tmp, 0)
 		return errnoOf(werr, unix.EIO)
-	}
-	var now unix.Stat_t
-	if unix.Fstatat(ol.dir, ol.name, &now, unix.AT_SYMLINK_NOFOLLOW) == nil && now.Dev == st.Dev && now.Ino == st.Ino {
-		_ = unix.Unlinkat(ol.dir, ol.name, 0)
 	}
 	return nil
 }

@@ -30,6 +30,7 @@ var nameAttacks = []Attack{
 	{Name: "name-hardlink-nested-config", Script: `cd "$ROOT/work" && git init -q n && ln n/.git/config alias && ` + evilConfig + ` >> alias && grep -q fsmonitor n/.git/config`},
 	{Name: "name-write-open-nested-config", Script: `cd "$ROOT/work" && git init -q n && ` + evilConfig + ` >> n/.git/config && grep -q fsmonitor n/.git/config`},
 	{Name: "name-truncate-nested-config", Script: `cd "$ROOT/work" && git init -q n && truncate -s 0 n/.git/config && test ! -s n/.git/config`},
+	{Name: "name-git-file-to-prepared-dir", Script: `cd "$ROOT/work" && mkdir -p r evil && ` + evilConfig + ` > evil/config && echo 'gitdir: ../evil' > r/.git && grep -q gitdir r/.git`},
 	{Name: "name-config-lock-fd-after-rename", Script: `cd "$ROOT/work" && mkdir -p r/.git && perl -e 'open(my $f, ">", "r/.git/config.lock") or die; syswrite($f, "[core]\n\tbare = false\n"); rename("r/.git/config.lock", "r/.git/config") or die; syswrite($f, "[core]\n\tfsmonitor = ./x\n")' && grep -q fsmonitor r/.git/config`},
 }
 
@@ -55,6 +56,8 @@ test "$(git log --oneline | wc -l)" = 3
 mkdir -p work/lib && cd work/lib && git init -q && git config user.email y@example.com
 echo x > x && git add x && git commit -qm nested
 cd "$ROOT" && git status --porcelain >/dev/null
+git worktree add -q work/side -b side && echo s > work/side/s.txt
+git -C work/side add s.txt && git -C work/side commit -qm side
 echo done`
 
 // GitFromNothing runs real git through confine in a workspace without a
