@@ -61,6 +61,7 @@
 //     (before ABI 8), so the mount view must confine writes by itself:
 //     hence a read-only /proc (as root, uid 0 of the sandbox is the host's
 //     root, whom /proc/sys's mode bits let write).
+//
 //   - Names protected at any depth of a writable root (policy.MatchProtectedName:
 //     a nested repository's config and hooks, .cursor/, .envrc, hook names
 //     anywhere, …): no mount can express them, so the guard always runs
