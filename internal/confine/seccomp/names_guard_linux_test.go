@@ -287,3 +287,35 @@ func TestNameGuardNonRoot(t *testing.T) {
 		t.Fatalf("non-root run failed: %v\n%s", err, out)
 	}
 }
+
+// TestNameGuardSecondMount: the workspace reached through a second mount
+// (a bind mount elsewhere, which Landlock's inode-based rules let the
+// command write through) is still judged by name: the guard finds the
+// root by inode.
+func TestNameGuardSecondMount(t *testing.T) {
+	needSeccomp(t)
+	testenv.NeedRoot(t)
+	unshare, err := exec.LookPath("unshare")
+	testenv.Need(t, "unshare(1)", err)
+	for _, guarded := range []bool{false, true} {
+		ws, alias := workspace(t), workspace(t)
+		if err := os.Mkdir(ws+"/sub", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		script := `echo evil > "$ALIAS/sub/.envrc"; mkdir -p "$ALIAS/r/.git/hooks" && echo evil > "$ALIAS/r/.git/hooks/pre-commit"`
+		run := `mount --bind "$WS" "$ALIAS" && exec "$0" -test.run='^$'`
+		if !guarded {
+			run = `mount --bind "$WS" "$ALIAS" && exec sh -c '` + script + `'`
+		}
+		cmd := exec.Command(unshare, "--mount", "--propagation", "private", "sh", "-c", run, os.Args[0])
+		cmd.Env = append(gitEnv(t.TempDir()), "WS="+ws, "ALIAS="+alias, dirEnv+"="+ws, scriptEnv+"="+script, helperEnv+"=namesup")
+		out, _ := cmd.CombinedOutput()
+		planted := exists(ws+"/sub/.envrc") || exists(ws+"/r/.git/hooks/pre-commit")
+		if !guarded && !planted {
+			t.Fatalf("control: nothing planted through the second mount: %s", out)
+		}
+		if guarded && planted {
+			t.Fatalf("guarded: planted through the second mount: %s", out)
+		}
+	}
+}

@@ -26,7 +26,7 @@ func (s *supervisor) pointer(l *loc, flags int) bool {
 	if flags&unix.O_CREAT != 0 {
 		a = actFile
 	}
-	return s.rules.Names.decide(l.path, a) == vPointer
+	return s.rules.Names.decide(s.npath(l), a) == vPointer
 }
 
 // openPointer answers an open of a git pointer. Its content is unknown
@@ -120,7 +120,7 @@ func (s *supervisor) checkPointer(dir int, full string, data []byte) error {
 		return errPointer
 	}
 	if isGitFile {
-		m := s.rules.Names.match(real)
+		m := s.rules.Names.match(s.npathOf(real))
 		if m.Kind != policy.NameGitDir || m.Self || m.Name == ".git" || s.rules.Protected(real) {
 			return errPointer
 		}

@@ -86,6 +86,9 @@ type supervisor struct {
 	racy  bool     // tests only: check, then let the kernel continue
 	self  sync.Map // tids of our threads inside a supervised call
 	umask sync.Once
+	// roots are Rules.Names' roots by inode (rootIDs).
+	roots     map[fileID]string
+	rootsOnce sync.Once
 }
 
 func (s *supervisor) loop(ctx context.Context, wakeR int) error {

@@ -17,7 +17,7 @@ const writeFlags = unix.O_WRONLY | unix.O_RDWR | unix.O_TRUNC
 // named asks Rules.Names whether a may happen at l (vConfig counts as
 // refused: only renameNamed knows how to satisfy it).
 func (s *supervisor) named(l *loc, a act) bool {
-	return l.dot || l.proc || s.rules.Names.decide(l.path, a) == vAllow
+	return l.dot || l.proc || s.rules.Names.decide(s.npath(l), a) == vAllow
 }
 
 // mayOpen decides an open at l (after its final symlinks were followed):
@@ -49,7 +49,7 @@ func realName(fd int) (string, bool) {
 // writable reports whether what fd leads to may be written.
 func (s *supervisor) writable(fd int) bool {
 	p, ok := realName(fd)
-	return !ok || (!s.rules.Protected(p) && s.rules.Names.decide(p, actWrite) == vAllow)
+	return !ok || (!s.rules.Protected(p) && s.rules.Names.decide(s.npathOf(p), actWrite) == vAllow)
 }
 
 // openProc opens a magic link for writing: first with O_PATH, which lets
@@ -165,7 +165,7 @@ func (s *supervisor) linkSource(t *target, olddir int32, oldPath string, flags u
 			return -1, errRefused
 		}
 	}
-	if p, ok := realName(pin); ok && (s.rules.Protected(p) || s.rules.Names.decide(p, actSource) != vAllow) {
+	if p, ok := realName(pin); ok && (s.rules.Protected(p) || s.rules.Names.decide(s.npathOf(p), actSource) != vAllow) {
 		unix.Close(pin)
 		return -1, errRefused
 	}
@@ -200,14 +200,15 @@ func (s *supervisor) renameNamed(ol, nl *loc, flags uint64) unix.Errno {
 			a = actFile
 		}
 		g := s.rules.Names
-		if g.decide(ol.path, actSource) != vAllow {
+		op, np := s.npath(ol), s.npath(nl)
+		if g.decide(op, actSource) != vAllow {
 			return errRefused
 		}
 		exchange := flags&unix.RENAME_EXCHANGE != 0
-		if exchange && (g.decide(ol.path, actTree) != vAllow || g.decide(nl.path, actSource) != vAllow) {
+		if exchange && (g.decide(op, actTree) != vAllow || g.decide(np, actSource) != vAllow) {
 			return errRefused // what the destination held moves to the source
 		}
-		switch g.decide(nl.path, a) {
+		switch g.decide(np, a) {
 		case vRefuse:
 			return errRefused
 		case vConfig, vPointer:
@@ -215,7 +216,7 @@ func (s *supervisor) renameNamed(ol, nl *loc, flags uint64) unix.Errno {
 				return errRefused
 			}
 			check, limit := checkGitConfig, maxGitConfig
-			if g.decide(nl.path, a) == vPointer {
+			if g.decide(np, a) == vPointer {
 				check, limit = func(b []byte) error { return s.checkPointer(nl.dir, nl.path, b) }, maxPointer
 			}
 			return installChecked(ol, nl, pin, &st, limit, check)
@@ -223,7 +224,7 @@ func (s *supervisor) renameNamed(ol, nl *loc, flags uint64) unix.Errno {
 		if err := unix.Renameat2(ol.dir, ol.name, nl.dir, nl.name, uint(flags)); err != nil {
 			return err
 		}
-		if !file || exchange || g.decide(nl.path, actTree) == vAllow {
+		if !file || exchange || g.decide(np, actTree) == vAllow {
 			return nil
 		}
 		var now unix.Stat_t
