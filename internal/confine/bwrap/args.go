@@ -118,6 +118,10 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 		opts.UnixSocketsRefused = true
 	} else {
 		reasons = append(reasons, missingReasons(v.absent)...)
+		if len(p.WritableRoots().Roots) > 0 {
+			reasons = append(reasons, "names protected at any depth (a nested repository's .git/config and hooks, "+
+				".envrc, agent configs, git hook names) are not held without the shim's supervision")
+		}
 	}
 	a = append(a, "--")
 	a = append(a, req.Argv...)

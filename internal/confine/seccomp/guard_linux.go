@@ -105,7 +105,14 @@ func (s *supervisor) perform(op func() error) unix.Errno {
 	if s.racy {
 		return errContinue
 	}
-	call := func() unix.Errno { return s.asSelf(func() unix.Errno { return errnoOf(op(), 0) }) }
+	call := func() unix.Errno {
+		return s.asSelf(func() unix.Errno {
+			if err := op(); err != nil {
+				return errnoOf(err, unix.EIO) // never 0 for a failure
+			}
+			return 0
+		})
+	}
 	if s.rules.Confine == nil {
 		return call()
 	}
