@@ -106,3 +106,42 @@ func TestGuardWriteFilter(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGuardWriteFilter checks what GuardWrite adds to GuardCreate, and
+// that it adds nothing else: opens whose flags may write and truncate go
+// to the supervisor; every other verdict is GuardCreate's alone.
+func FuzzGuardWriteFilter(f *testing.F) {
+	f.Add(uint8(0), int32(257), uint64(0), uint64(1))
+	f.Add(uint8(0), int32(2), uint64(0x200), uint64(0))
+	f.Add(uint8(1), int32(56), uint64(1<<32), uint64(2))
+	f.Add(uint8(0), int32(76), uint64(0), uint64(0))
+	f.Fuzz(func(t *testing.T, archIdx uint8, n int32, a1, a2 uint64) {
+		goarch := []string{"amd64", "arm64"}[archIdx%2]
+		d := data{nr: n, arch: targets[goarch].audit, args: [6]uint64{a2, a1, a2, a1, a2, a1}}
+		verdict := func(write bool) uint32 {
+			prog, err := Build(Options{Arch: goarch, GuardCreate: true, GuardWrite: write})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := run(prog, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		got, without := verdict(true), verdict(false)
+		name := ""
+		for s, v := range targets[goarch].table {
+			if int32(v) == n {
+				name = s
+			}
+		}
+		const mask = oCreat | oWronly | oRdwr | oTrunc
+		switch {
+		case name == "open" && uint32(a1)&mask != 0, name == "openat" && uint32(a2)&mask != 0, name == "truncate":
+			expect(t, name, got, ActionNotify)
+		default:
+			expect(t, "unchanged "+name, got, without)
+		}
+	})
+}
