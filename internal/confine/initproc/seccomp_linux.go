@@ -3,6 +3,7 @@ package initproc
 import (
 	"context"
 	"os"
+	"path/filepath"
 
 	"github.com/ringfence/ringfence/internal/confine/seccomp"
 	"github.com/ringfence/ringfence/policy"
@@ -25,7 +26,8 @@ func installSeccomp(spec *Seccomp) (*os.File, error) {
 	}
 	names := len(spec.NameRoots) > 0
 	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect,
-		GuardCreate: len(spec.Protected) > 0 || names, GuardWrite: names})
+		GuardCreate: len(spec.Protected) > 0 || names, GuardWrite: names || spec.GuardRemove,
+		GuardRemove: spec.GuardRemove})
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +52,8 @@ func supervise(ctx context.Context, listener *os.File, spec *Seccomp, lock *Land
 	}
 	rules := seccomp.Rules{AllowUnix: allow}
 	if len(spec.Protected) > 0 {
-		rules = seccomp.Protect(spec.Protected).Rules(allow)
+		rules = seccomp.Protect(withRealPaths(spec.Protected)).Rules(allow)
+		rules.KeepAncestors = spec.GuardRemove
 	}
 	if len(spec.NameRoots) > 0 {
 		rules.Names = &seccomp.NameGuard{Roots: spec.NameRoots, Names: spec.Names}
@@ -64,4 +67,18 @@ func supervise(ctx context.Context, listener *os.File, spec *Seccomp, lock *Land
 	}
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
 	return nil
+}
+
+// withRealPaths adds, for each path that reaches its target through a
+// symlink, the real path too: the guard compares the real paths of what
+// it resolves, so a protected path named through a link must be known by
+// its real name as well.
+func withRealPaths(paths []string) []string {
+	out := append([]string{}, paths...)
+	for _, p := range paths {
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			out = append(out, real)
+		}
+	}
+	return out
 }

@@ -133,6 +133,10 @@ type Seccomp struct {
 	// required when the mount view does not confine writes on its own
 	// (the landlock backend).
 	ConfineGuard bool `json:"confineGuard,omitempty"`
+	// GuardRemove also supervises unlink, unlinkat and rmdir, and refuses
+	// renaming an ancestor of a Protected path: Protected then holds
+	// existing read-only paths no mount covers (the landlock backend).
+	GuardRemove bool `json:"guardRemove,omitempty"`
 	// DenyInet refuses IP sockets outright (no network namespace to hold
 	// them: the landlock backend under deny or loopback).
 	DenyInet bool `json:"denyInet,omitempty"`

@@ -29,7 +29,8 @@ func NewPlan(p *policy.Policy) Plan {
 	ll.Required = true
 	roots := p.WritableRoots()
 	ll.Write = append(append(ll.Write, devFiles...), roots.Roots...)
-	ll.Carved = explicitCarveOuts(p, roots.Denied)
+	readOnly, denied := splitCarveOuts(p, explicitCarveOuts(p, roots.Denied))
+	ll.Carved = denied
 	if p.Baseline == policy.Read {
 		ll.Read = []string{"/"}
 	}
@@ -57,6 +58,15 @@ func NewPlan(p *policy.Policy) Plan {
 		// ABI 8, so each of its acting threads takes that domain first.
 		sc.NameRoots, sc.Names, sc.ConfineGuard = roots.Roots, p.Names, true
 		sc.Protected = guardedProtected(p, roots.Roots)
+		// Read-only paths too, instead of granting their root per entry
+		// (which forbade new files beside them): unlink and rmdir are
+		// supervised as well, and their ancestors cannot be renamed away.
+		if len(readOnly) > 0 {
+			sc.Protected = append(sc.Protected, readOnly...)
+			sc.GuardRemove = true
+		}
+	} else {
+		ll.Carved = append(ll.Carved, readOnly...)
 	}
 	return Plan{Landlock: ll, Seccomp: sc}
 }
@@ -103,6 +113,24 @@ func explicitCarveOuts(p *policy.Policy, denied []string) []string {
 		}
 	}
 	return out
+}
+
+// splitCarveOuts separates read-only carve-outs (held by the guard) from
+// denied ones, which must also be unreadable and so stay a Landlock
+// matter (reads are not supervised).
+func splitCarveOuts(p *policy.Policy, carves []string) (readOnly, denied []string) {
+	access := map[string]policy.Access{}
+	for _, l := range p.Layers {
+		access[l.Path] = l.Access
+	}
+	for _, c := range carves {
+		if access[c] == policy.Read {
+			readOnly = append(readOnly, c)
+		} else {
+			denied = append(denied, c)
+		}
+	}
+	return readOnly, denied
 }
 
 // unprotected are the protected subpaths this backend leaves writable:
@@ -165,7 +193,7 @@ func Enforce(p *policy.Policy, plan Plan, abi int) confine.Enforcement {
 			"forbidding every new file beside them): "+summarize(left))
 	}
 	if len(plan.Landlock.Carved) > 0 {
-		e.Reasons = append(e.Reasons, "read-only paths inside a writable root are kept by granting the root per entry: "+
+		e.Reasons = append(e.Reasons, "denied paths inside a writable root are kept by granting the root per entry: "+
 			"nothing can be created, renamed or removed directly in a directory that holds one")
 	}
 	if len(plan.Landlock.ReadCarved) > 0 {

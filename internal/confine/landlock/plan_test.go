@@ -24,16 +24,16 @@ func TestNewPlan(t *testing.T) {
 	if !cmp.Equal(ll.Read, []string{"/", "/home/u/.ssh/pub"}) || !cmp.Equal(ll.ReadCarved, []string{"/home/u/.ssh"}) {
 		t.Errorf("read %v carved %v", ll.Read, ll.ReadCarved)
 	}
-	// The read-only path the person asked for is carved; the generated
-	// protected path is not (it would forbid new files in /w and /w/.git),
-	// and Enforce names it instead.
-	if !cmp.Equal(ll.Carved, []string{"/w/vendor"}) || ll.Write[len(ll.Write)-1] != "/w" || !ll.Required {
+	// Nothing is carved with Landlock (it would forbid new files in /w and
+	// /w/.git): the read-only path the person asked for and the protected
+	// one are held by the seccomp guard, deletions included.
+	if len(ll.Carved) != 0 || ll.Write[len(ll.Write)-1] != "/w" || !ll.Required {
 		t.Errorf("write %v carved %v", ll.Write, ll.Carved)
 	}
 	// The guard holds it instead: by name, with the command's Landlock
 	// domain on the supervisor's acting threads.
 	sc := plan.Seccomp
-	if !cmp.Equal(sc.NameRoots, []string{"/w"}) || !sc.ConfineGuard || len(sc.Protected) != 0 {
+	if !cmp.Equal(sc.NameRoots, []string{"/w"}) || !sc.ConfineGuard || !cmp.Equal(sc.Protected, []string{"/w/vendor"}) || !sc.GuardRemove {
 		t.Errorf("guard %+v", sc)
 	}
 	if e := Enforce(p, plan, 7); strings.Contains(strings.Join(e.Reasons, ";"), "stay writable") ||
@@ -43,7 +43,7 @@ func TestNewPlan(t *testing.T) {
 	// A generated protected path no name rule covers is held by path.
 	p.Layers = append(p.Layers, policy.Layer{Path: "/w/secrets/key", Access: policy.Read, Origin: policy.FromProtected})
 	policy.SortLayers(p.Layers)
-	if got := NewPlan(p).Seccomp.Protected; !cmp.Equal(got, []string{"/w/secrets/key"}) {
+	if got := NewPlan(p).Seccomp.Protected; !cmp.Equal(got, []string{"/w/secrets/key", "/w/vendor"}) {
 		t.Errorf("absolute guard %v", got)
 	}
 	if !ll.RestrictTCP || !plan.Seccomp.DenyInet || !plan.Seccomp.DenyUnixConnect {

@@ -34,6 +34,10 @@ type Options struct {
 	// supervisor can refuse writes to protected names (Rules.Names) that
 	// no mount covers. See the package documentation.
 	GuardWrite bool
+	// GuardRemove, with GuardCreate, also sends unlink, unlinkat and rmdir,
+	// so Rules.Protected paths cannot be deleted either: what a backend
+	// without mounts (landlock) needs to hold read-only paths by path.
+	GuardRemove bool
 }
 
 // Actions a filter returns (SECCOMP_RET_*), exported for tests and for
@@ -77,7 +81,7 @@ var targets = map[string]archTarget{
 		optional: map[string]bool{"iopl": true, "ioperm": true,
 			// arm64 has only the *at forms of the path syscalls
 			"open": true, "creat": true, "mkdir": true, "mknod": true,
-			"symlink": true, "link": true, "rename": true}},
+			"symlink": true, "link": true, "rename": true, "unlink": true, "rmdir": true}},
 }
 
 // Build returns the classic BPF program for opts. It is a pure function: it

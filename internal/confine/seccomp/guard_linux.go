@@ -65,6 +65,12 @@ func (s *supervisor) create(t *target, n notif) notifResp {
 		errno = s.rename(t, int32(a[0]), a[1], int32(a[2]), a[3], a[4])
 	case "truncate":
 		errno = s.truncate(t, a[0], int64(a[1]))
+	case "unlink":
+		errno = s.remove(t, cwd, a[0], 0)
+	case "unlinkat":
+		errno = s.remove(t, int32(a[0]), a[1], a[2])
+	case "rmdir":
+		errno = s.remove(t, cwd, a[0], unix.AT_REMOVEDIR)
 	default:
 		errno = unix.ENOSYS
 	}
@@ -245,6 +251,9 @@ func (s *supervisor) rename(t *target, olddir int32, oldAddr uint64, newdir int3
 	if !s.mayCreate(nl, true) || (!ol.dot && s.rules.Protected(ol.path)) || (exchange && !s.mayCreate(ol, true)) {
 		return errRefused
 	}
+	if s.rules.KeepAncestors && ((!ol.dot && s.rules.Encloses(ol.path)) || (exchange && !nl.dot && s.rules.Encloses(nl.path))) {
+		return errRefused
+	}
 	if s.rules.Names == nil || ol.dot || nl.dot {
 		return s.perform(func() error { return unix.Renameat2(ol.dir, ol.name, nl.dir, nl.name, uint(flags)) })
 	}
@@ -276,7 +285,7 @@ func (s *supervisor) open(t *target, n notif, dirfd int32, addr, flags64, mode u
 	if !s.mayOpen(l, flags) {
 		return answerErrno(n.id, errRefused)
 	}
-	if l.proc && s.rules.Names != nil && flags&writeFlags != 0 {
+	if l.proc && flags&writeFlags != 0 {
 		return s.openProc(n, l, flags)
 	}
 	m, errno := t.createMode(uint32(mode) & 0o7777)

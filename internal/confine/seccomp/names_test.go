@@ -145,3 +145,24 @@ func FuzzGuardWriteFilter(f *testing.F) {
 		}
 	})
 }
+
+// TestGuardRemoveFilter: GuardRemove sends every removal to the
+// supervisor (arm64 has only unlinkat).
+func TestGuardRemoveFilter(t *testing.T) {
+	r := Options{GuardCreate: true, GuardRemove: true}
+	c := Options{GuardCreate: true}
+	for _, goarch := range []string{"amd64", "arm64"} {
+		names := []string{"unlinkat"}
+		if goarch == "amd64" {
+			names = append(names, "unlink", "rmdir")
+		}
+		for _, name := range names {
+			if got := eval(t, goarch, tcase{sys: name, opts: r}); got != ActionNotify {
+				t.Errorf("%s %s: %s", goarch, name, actionName(got))
+			}
+			if got := eval(t, goarch, tcase{sys: name, opts: c}); got != ActionAllow {
+				t.Errorf("%s %s without GuardRemove: %s", goarch, name, actionName(got))
+			}
+		}
+	}
+}

@@ -37,6 +37,12 @@ type Rules struct {
 	// writable roots (NameGuard): creations, write-opens and truncations
 	// (Options.GuardWrite routes those), links and renames on both sides.
 	Names *NameGuard
+	// KeepAncestors refuses renaming a directory that encloses a
+	// Protected path (Encloses): the protected content would keep its
+	// inodes under a new, unprotected path. Set it when Protected holds
+	// existing read-only paths that no mount pins (the landlock backend,
+	// with Options.GuardRemove).
+	KeepAncestors bool
 }
 
 // Protect is a set of protected absolute paths, each protecting itself and

@@ -81,6 +81,9 @@ var syscallsAMD64 = map[string]int{
 	"renameat":          264,
 	"renameat2":         316,
 	"truncate":          76,
+	"unlink":            87,
+	"unlinkat":          263,
+	"rmdir":             84,
 }
 
 // arm64 has no iopl or ioperm.
@@ -150,4 +153,5 @@ var syscallsARM64 = map[string]int{
 	"renameat":          38,
 	"renameat2":         276,
 	"truncate":          45,
+	"unlinkat":          35,
 }

@@ -69,6 +69,9 @@ func entries(opts Options) []entry {
 		if opts.GuardWrite {
 			out = append(out, entry{"truncate", "notify"})
 		}
+		if opts.GuardRemove {
+			out = append(out, entry{"unlink", "notify"}, entry{"unlinkat", "notify"}, entry{"rmdir", "notify"})
+		}
 	}
 	return out
 }

@@ -292,3 +292,23 @@ func writeFresh(dir int, name string, data []byte, mode uint32) error {
 	}
 	return nil
 }
+
+// remove is unlink, unlinkat and rmdir (Options.GuardRemove): a
+// Rules.Protected path, or anything beneath one, is not removed (EROFS,
+// as a read-only mount answers). Names are not consulted: deleting a
+// protected name plants nothing, and `rm -rf` of a cloned repository is
+// ordinary work.
+func (s *supervisor) remove(t *target, dirfd int32, addr, flags uint64) unix.Errno {
+	if flags&^uint64(unix.AT_REMOVEDIR) != 0 {
+		return unix.EINVAL
+	}
+	l, errno := t.lookup(dirfd, addr)
+	if errno != 0 {
+		return errno
+	}
+	defer l.close()
+	if !l.dot && s.rules.Protected(l.path) {
+		return errRefused
+	}
+	return s.perform(func() error { return unix.Unlinkat(l.dir, l.name, int(flags)) })
+}
