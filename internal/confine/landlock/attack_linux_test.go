@@ -19,15 +19,6 @@ var landlockGaps = map[string]string{
 	"list-denied":           "names beneath a directory on the way to a denied path stay listable, the denied directory's own included; contents are not readable",
 }
 
-// protectedGap: protected paths are held by the seccomp guard here, which
-// refuses creating, writing, truncating, linking and renaming them but not
-// deleting them (Enforce says so).
-const protectedGap = "protected paths can be deleted under the landlock backend (reported in Enforcement.Reasons)"
-
-func init() {
-	landlockGaps["protected-remove-hooks"] = protectedGap
-}
-
 func confineScript(t *testing.T, e *inittest.Env, p *policy.Policy, script string, stdin *os.File) inittest.Result {
 	t.Helper()
 	prov := New(Options{})

@@ -8,18 +8,20 @@
 //
 //   - Writes outside the writable roots, reads of denied paths: Landlock.
 //     Landlock grants are unions over ancestors and cannot subtract, so a
-//     root holding a read-only carve-out the person asked for is granted
-//     per existing entry around it, and a readable tree holding a denied
-//     path likewise (initproc.ExpandCarved); nothing can then be created,
-//     renamed or removed directly in a directory on the way to one, and
-//     names beneath a directory on the way to a denied path stay listable
-//     (contents do not).
+//     root holding a denied path is granted per existing entry around it,
+//     and a readable tree holding one likewise (initproc.ExpandCarved);
+//     nothing can then be created, renamed or removed directly in a
+//     directory on the way to one, and names beneath a directory on the
+//     way to a denied path stay listable (contents do not).
 //   - Protected paths (generated: .git/hooks, .bashrc, …, and names at any
-//     depth): the seccomp guard, not Landlock, so the workspace root and
-//     .git keep taking new files and git works. Every creation, write-open,
-//     truncation, link and rename is performed by the init's supervisor,
-//     which refuses protected names (seccomp Rules.Names) and generated
-//     paths no name covers (Rules.Protected). Before ABI 8 the
+//     depth) and read-only paths: the seccomp guard, not Landlock, so the
+//     workspace root and .git keep taking new files and git works. Every
+//     creation, write-open, truncation, link and rename is performed by
+//     the init's supervisor, which refuses protected names (seccomp
+//     Rules.Names) and, by path (Rules.Protected, with unlink and rmdir
+//     supervised and their directories kept in place: GuardRemove), the
+//     read-only paths, the protected paths that exist when the run starts
+//     (KeepExisting) and generated ones no name covers. Before ABI 8 the
 //     supervisor's threads are outside the command's domain, so each call
 //     it performs runs on a fresh thread that first takes the command's
 //     Landlock ruleset (Seccomp.ConfineGuard, seccomp Rules.Confine): what
@@ -39,10 +41,9 @@
 //
 // # Gaps (reported)
 //
-//   - Protected paths can be deleted (the guard does not supervise unlink
-//     or rmdir): a deleted hook or config runs nothing, but a protected
-//     read-only file is gone. Explicit read-only paths keep the Landlock
-//     expansion, which refuses it.
+//   - A protected name made during the run (a nested repository's config)
+//     can be deleted: removal is refused by path, not by name (deleting it
+//     plants nothing, and `rm -rf` of a clone is ordinary work).
 //   - Before Landlock ABI 8, host abstract unix sockets stay reachable:
 //     they live in the host's network namespace, and the supervisor, which
 //     connects on the command's behalf, cannot share the command's domain

@@ -115,6 +115,25 @@ func explicitCarveOuts(p *policy.Policy, denied []string) []string {
 	return out
 }
 
+// KeepExisting adds the generated protected paths that exist now (the
+// workspace's own .git/hooks, .git/config, .bashrc, …) to the guard's
+// absolute list with removal supervised, as the linux backend binds them
+// read-only: they can then be neither changed, nor deleted, nor moved
+// away with their directory. Missing ones stay with the name guard, so git
+// can still make them from nothing. exists is injected for tests.
+func KeepExisting(p *policy.Policy, plan Plan, exists func(string) bool) Plan {
+	if len(plan.Seccomp.NameRoots) == 0 {
+		return plan
+	}
+	for _, l := range p.Layers {
+		if l.Origin == policy.FromProtected && p.ProtectedByName(l.Path) && exists(l.Path) {
+			plan.Seccomp.Protected = append(plan.Seccomp.Protected, l.Path)
+			plan.Seccomp.GuardRemove = true
+		}
+	}
+	return plan
+}
+
 // splitCarveOuts separates read-only carve-outs (held by the guard) from
 // denied ones, which must also be unreadable and so stay a Landlock
 // matter (reads are not supervised).
@@ -185,8 +204,9 @@ func Enforce(p *policy.Policy, plan Plan, abi int) confine.Enforcement {
 	e := confine.Enforcement{Files: confine.FilesPartial, Network: confine.NetFull}
 	e.Reasons = append(e.Reasons, "no mount namespace: Landlock alone confines files; /proc, /sys and /tmp are the host's")
 	if len(plan.Seccomp.NameRoots) > 0 {
-		e.Reasons = append(e.Reasons, "protected paths are held by the seccomp guard, not by Landlock: "+
-			"they cannot be created, written, truncated, linked or renamed, but can be deleted")
+		e.Reasons = append(e.Reasons, "protected and read-only paths are held by the seccomp guard, not by Landlock "+
+			"(creation, write, truncation, link, rename and removal are performed by the supervisor); "+
+			"a protected name made during the run can be deleted")
 	}
 	if left := unprotected(p, plan); len(left) > 0 {
 		e.Reasons = append(e.Reasons, "protected paths stay writable (Landlock cannot take write away inside a writable root without "+

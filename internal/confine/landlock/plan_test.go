@@ -88,3 +88,19 @@ func TestUnavailable(t *testing.T) {
 		t.Fatalf("danger-full-access: %v", err)
 	}
 }
+
+func TestKeepExisting(t *testing.T) {
+	p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: "/w", Baseline: policy.Read, Layers: []policy.Layer{
+		{Path: "/w", Access: policy.Write, Origin: policy.FromMode},
+		{Path: "/w/.git/hooks", Access: policy.Read, Origin: policy.FromProtected},
+		{Path: "/w/.claude", Access: policy.Read, Origin: policy.FromProtected},
+	}}
+	policy.SortLayers(p.Layers)
+	plan := KeepExisting(p, NewPlan(p), func(s string) bool { return s == "/w/.git/hooks" })
+	if !cmp.Equal(plan.Seccomp.Protected, []string{"/w/.git/hooks"}) || !plan.Seccomp.GuardRemove {
+		t.Fatalf("existing protected path not kept by path: %+v", plan.Seccomp)
+	}
+	if plan := KeepExisting(p, NewPlan(p), func(string) bool { return false }); len(plan.Seccomp.Protected) != 0 || plan.Seccomp.GuardRemove {
+		t.Fatalf("missing ones must stay with the name guard (git init): %+v", plan.Seccomp)
+	}
+}

@@ -151,5 +151,5 @@ func landlockProtected(r Report) Feature {
 	if !r.Seccomp.UserNotify {
 		return none("protected paths stay writable: Landlock cannot take write away inside a writable root, and without seccomp user notification there is no guard")
 	}
-	return partial("protected paths held by the seccomp guard (creation, write, truncation, link, rename refused; by name at every depth), not by Landlock: they can be deleted")
+	return partial("protected paths held by the seccomp guard (creation, write, truncation, link, rename, removal refused; by name at every depth), not by a mount: no mount namespace")
 }
