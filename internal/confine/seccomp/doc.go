@@ -274,6 +274,13 @@
 // and only then installs a fresh file. Everything else under git's names:
 // EROFS.
 //
+// A backend without mounts (landlock) also holds read-only and existing
+// protected paths by path: Options.GuardRemove supervises unlink,
+// unlinkat and rmdir (refused at or beneath Rules.Protected), GuardWrite
+// covers write-opens and truncation, and Rules.KeepAncestors refuses
+// renaming a directory that encloses one (its content would keep its
+// inodes under an unprotected path).
+//
 // # Gaps
 //
 //   - sendmsg and sendmmsg with msg_name, on an unconnected AF_UNIX
