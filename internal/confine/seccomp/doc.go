@@ -213,10 +213,11 @@
 // fsgid and supplementary groups, and Landlock domain. Landlock is per
 // thread before ABI 8, and the init restricts only the thread it forks
 // the command from: its other threads, where the supervisor runs, are
-// outside the domain. Then Rules.Confine must be set: each creation runs on
-// a fresh thread that Confine restricts with the command's ruleset, and
-// that thread exits afterwards (without it, only the mount view would
-// bound what the supervisor creates). From ABI 8 the init restricts every
+// outside the domain. Then Rules.Confine must be set: each call the
+// supervisor performs runs on a thread that Confine restricted once with
+// the command's ruleset, kept for later calls and never handed back to
+// the Go runtime (without it, only the mount view would bound what the
+// supervisor does). From ABI 8 the init restricts every
 // thread at once and Confine may stay nil. The init must hold no capability the command lacks
 // while it supervises (CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_CHOWN, CAP_MKNOD,
 // CAP_DAC_READ_SEARCH for AT_EMPTY_PATH before Linux 6.10, …), including in

@@ -122,18 +122,37 @@ func (s *supervisor) perform(op func() error) unix.Errno {
 	if s.rules.Confine == nil {
 		return call()
 	}
-	res := make(chan unix.Errno, 1)
-	go func() {
-		// Never unlocked: the restricted thread exits with this goroutine
-		// instead of going back to the runtime's pool.
-		runtime.LockOSThread()
-		if err := s.rules.Confine(); err != nil {
-			res <- unix.EACCES
-			return
-		}
-		res <- call()
-	}()
-	return <-res
+	j := job{call: call, res: make(chan unix.Errno, 1)}
+	select {
+	case s.confined <- j: // an idle confined thread takes it
+	default:
+		go s.confinedWorker(j) // none idle: one more (a blocking open holds one)
+	}
+	return <-j.res
+}
+
+// job is one call for a confined thread.
+type job struct {
+	call func() unix.Errno
+	res  chan unix.Errno
+}
+
+// confinedWorker runs calls on a thread restricted once by Rules.Confine
+// and kept for later calls (a fresh thread and ruleset per call cost
+// more than the call). The thread is locked and never unlocked: it exits
+// with the goroutine instead of going back to the runtime's pool, so no
+// other goroutine ever runs restricted. If Confine fails, the call and
+// every later one it would take are refused (EACCES).
+func (s *supervisor) confinedWorker(first job) {
+	runtime.LockOSThread()
+	if err := s.rules.Confine(); err != nil {
+		first.res <- unix.EACCES
+		return
+	}
+	first.res <- first.call()
+	for j := range s.confined {
+		j.res <- j.call()
+	}
 }
 
 func (s *supervisor) mkdir(t *target, dirfd int32, addr, mode uint64) unix.Errno {

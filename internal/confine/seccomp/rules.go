@@ -22,9 +22,10 @@ type Rules struct {
 	// symlink, a hard link or a renamed directory. Required when Protected
 	// is set: Supervise refuses to start without it.
 	Encloses func(path string) bool
-	// Confine, when set, is called on a fresh OS thread before each
-	// creation the supervisor performs for the command, and the creation
-	// then runs on that thread, which exits afterwards. It must restrict
+	// Confine, when set, is called once on each OS thread the supervisor
+	// performs calls for the command on (threads kept for later calls,
+	// never handed back to the Go runtime, exiting with the supervisor);
+	// every such call runs on one of them. It must restrict
 	// the calling thread as the command is restricted: the init passes a
 	// function that applies the command's Landlock ruleset to the calling
 	// thread only (no_new_privs first). Required whenever the supervisor's
