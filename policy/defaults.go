@@ -65,9 +65,14 @@ type Defaults struct {
 	ProtectGit GitProtection
 	// ExtraProtected are more subpaths, relative to each writable root
 	// (".env", "secrets"), layered read-only like the built-in ones.
-	ExtraProtected     []string
-	AllowAliasedWrites bool
-	UnixSockets        []string
+	ExtraProtected []string
+	// ExtraProtectedNames are more names protected at any depth under
+	// every writable root, like the rows of ProtectedNameTable (one
+	// component each: "secrets.yaml", ".tasks"). The policy-file key is
+	// added separately; Go callers set it here.
+	ExtraProtectedNames []string
+	AllowAliasedWrites  bool
+	UnixSockets         []string
 	// ReadFile reads a writable root's .git file to find a worktree's
 	// gitdir. Nil skips that step (the gitdir is then not protected).
 	ReadFile func(name string) ([]byte, error)

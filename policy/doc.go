@@ -76,9 +76,15 @@
 //     anywhere; the backends (bind mounts, Landlock on opened directories)
 //     and the workspace layer (openat2 RESOLVE_BENEATH) resolve links, this
 //     package does not.
-//   - Protected subpaths are named relative to each writable root. A nested
-//     repository or a submodule's git dir under .git/modules is not
-//     protected by default (protect_git = "read-only" covers .git/modules).
+//   - Names protected at any depth (ProtectedNameTable, GitHookNames, git's
+//     rules inside every .git, Defaults.ExtraProtectedNames): no layer can
+//     express "every .envrc", so they are a pure matcher
+//     (MatchProtectedName, Policy.Names, Policy.ProtectedByName) that the
+//     backends' seccomp guard consults for every write. The policy-file
+//     key for extra names is another change; Go callers set the field.
+//   - Protected subpaths (layers) are named relative to each writable root;
+//     nested repositories and .git/modules are covered by the name rules
+//     above, not by layers.
 //   - A protected path that does not exist yet is a rule about a name; how
 //     a backend keeps it from being created is the backend's business.
 //   - The environment's credential checks are heuristics over names and

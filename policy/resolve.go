@@ -51,6 +51,9 @@ func resolve(req Request, d Defaults, g *Grant) (*Policy, error) {
 	if p.UnixSockets, err = absPaths("unix socket", d.UnixSockets); err != nil {
 		return nil, err
 	}
+	if p.Names, err = nameProtection(d); err != nil {
+		return nil, err
+	}
 	if err := buildLayers(p, req, d, g); err != nil {
 		return nil, err
 	}
@@ -189,4 +192,16 @@ func checkEntries(field string, es []Entry) ([]Entry, error) {
 		out[i].Path = p
 	}
 	return out, nil
+}
+
+// nameProtection checks the extra protected names: each one component.
+func nameProtection(d Defaults) (NameProtection, error) {
+	n := NameProtection{GitWritable: d.ProtectGit == GitWritable}
+	for _, name := range d.ExtraProtectedNames {
+		if !ValidProtectedName(name) {
+			return n, &InvalidError{Field: "extra protected name", Value: name, Reason: "want one path component"}
+		}
+		n.Extra = append(n.Extra, name)
+	}
+	return n, nil
 }

@@ -95,6 +95,28 @@ type Policy struct {
 	UnixSockets []string
 	// SessionID is an opaque identity for per-session state and audit.
 	SessionID string
+	// Names protects by name at any depth under every writable root (see
+	// MatchProtectedName): the backends' guards enforce it.
+	Names NameProtection
+}
+
+// NameProtection is what a policy protects by name at any depth.
+type NameProtection struct {
+	// Extra are names protected like ProtectedNameTable's rows
+	// (Defaults.ExtraProtectedNames).
+	Extra []string
+	// GitWritable leaves git's rules out (protect_git = writable).
+	GitWritable bool
+}
+
+// Match is MatchProtectedName under n: NameNone for git's rules when
+// GitWritable.
+func (n NameProtection) Match(rel string) NameMatch {
+	m := MatchProtectedName(rel, n.Extra)
+	if n.GitWritable && m.Kind >= NameGitHooks {
+		return NameMatch{}
+	}
+	return m
 }
 
 // Confining reports whether the policy asks a backend to confine at all.

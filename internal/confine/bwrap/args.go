@@ -118,9 +118,24 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 		for _, m := range v.absent {
 			a = append(a, "--protect", m.path)
 		}
+		// Names protected at every depth of the writable roots: the guard
+		// also supervises every write-open and truncation there.
+		for _, r := range p.WritableRoots().Roots {
+			a = append(a, "--names-root", r)
+		}
+		for _, n := range p.Names.Extra {
+			a = append(a, "--names-extra", n)
+		}
+		if p.Names.GitWritable {
+			a = append(a, "--names-git-writable")
+		}
 		opts.UnixSocketsRefused = true
 	} else {
 		reasons = append(reasons, missingReasons(v.absent)...)
+		if len(p.WritableRoots().Roots) > 0 {
+			reasons = append(reasons, "names protected at any depth (a nested repository's .git/config and hooks, "+
+				".envrc, agent configs, git hook names) are not held without the shim's supervision")
+		}
 	}
 	a = append(a, "--")
 	a = append(a, req.Argv...)

@@ -140,7 +140,11 @@
 //     created, removed or renamed directly in that root (or in a directory
 //     on the way), as with the native backend's Landlock expansion. With
 //     Options.NoExpand the path is left unprotected and Files is "partial",
-//     the reason naming it.
+//     the reason naming it. When the shim supervises, a missing path that
+//     is a protected name (policy.ProtectedByName) is neither expanded
+//     around nor guarded by path: the shim's name guard (seccomp
+//     Rules.Names, with write-opens supervised) holds it at every depth,
+//     so `git init` works in a root without .git.
 //   - Unix-socket supervision has the gaps package seccomp documents. A
 //     host process's stream socket inside a writable root is refused (its
 //     listener is outside bwrap's pid namespace) unless the policy names

@@ -10,7 +10,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/ringfence/ringfence/internal/confine/seccomp"
 	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/policy"
 )
 
 // Shim is the body of `ringfence __exec FD [--unset NAME]… [--supervise
@@ -69,8 +71,9 @@ type shimOpts struct {
 	fd        int
 	unset     []string
 	supervise bool
-	sockets   []string // "+PATH" allows, "-PATH" refuses, "=PATH" allows a host listener too; the last containing rule decides
-	protect   []string // missing protected paths the guard refuses to create
+	sockets   []string          // "+PATH" allows, "-PATH" refuses, "=PATH" allows a host listener too; the last containing rule decides
+	protect   []string          // missing protected paths the guard refuses to create
+	names     seccomp.NameGuard // names protected at every depth (no Roots: none)
 	argv      []string
 }
 
@@ -96,6 +99,12 @@ func parseShim(args []string) (shimOpts, error) {
 			o.sockets, rest = append(o.sockets, rest[1]), rest[2:]
 		case len(rest) >= 2 && rest[0] == "--protect" && strings.HasPrefix(rest[1], "/"):
 			o.protect, rest = append(o.protect, rest[1]), rest[2:]
+		case len(rest) >= 2 && rest[0] == "--names-root" && strings.HasPrefix(rest[1], "/"):
+			o.names.Roots, rest = append(o.names.Roots, rest[1]), rest[2:]
+		case len(rest) >= 2 && rest[0] == "--names-extra" && policy.ValidProtectedName(rest[1]):
+			o.names.Names.Extra, rest = append(o.names.Names.Extra, rest[1]), rest[2:]
+		case rest[0] == "--names-git-writable":
+			o.names.Names.GitWritable, rest = true, rest[1:]
 		default:
 			return o, bad
 		}

@@ -110,7 +110,8 @@ func isForwarded(s os.Signal) bool {
 // startSupervisor loads the notify filter on this thread and answers it
 // from a goroutine until stop is called.
 func startSupervisor(o shimOpts) (stop func(), err error) {
-	listener, err := installNotify(len(o.protect) > 0)
+	names := len(o.names.Roots) > 0
+	listener, err := installNotify(len(o.protect) > 0 || names, names)
 	if err != nil {
 		return nil, err
 	}
@@ -125,12 +126,15 @@ func startSupervisor(o shimOpts) (stop func(), err error) {
 	// A socket file in the view whose listener is outside bwrap's pid
 	// namespace is a host process's, unless the policy names it ("=").
 	rules.PeerInside, rules.AllowUnixHost = seccomp.PeerInPidNamespace, hostSocket(o.sockets)
+	if names {
+		rules.Names = &o.names
+	}
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
 	return cancel, nil
 }
 
-func installNotify(guard bool) (*os.File, error) {
-	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: true, GuardCreate: guard})
+func installNotify(guard, writes bool) (*os.File, error) {
+	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: true, GuardCreate: guard, GuardWrite: writes})
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,10 @@ type view struct {
 	// opens (opens, numbered from fdBase), not by path (see bindEntry).
 	fdBase int
 	opens  []Open
+	// named reports missing carve-outs the shim's name guard holds
+	// (policy.ProtectedByName, when it supervises): neither expanded
+	// around nor guarded by path, so `git init` can make .git/hooks.
+	named func(path string) bool
 }
 
 type applied struct {
@@ -60,7 +64,10 @@ type applied struct {
 // buildView turns the policy's layers into mount arguments, in order,
 // broadest first, so that a deeper layer is mounted over a broader one.
 func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, error) {
-	v := &view{protected: map[string]bool{}, fdBase: opts.OpenFDBase}
+	v := &view{protected: map[string]bool{}, fdBase: opts.OpenFDBase, named: func(string) bool { return false }}
+	if opts.SuperviseUnix {
+		v.named = p.ProtectedByName
+	}
 	if p.Baseline == policy.Deny {
 		v.applied = append(v.applied, applied{"/", masked})
 		v.remount = append(v.remount, "/")
@@ -186,7 +193,7 @@ func (v *view) expandIfNeeded(p *policy.Policy, path string, opts ArgOptions) (b
 	}
 	var todo []string
 	for _, c := range carves {
-		if !v.protected[c] {
+		if !v.protected[c] && !v.named(c) {
 			todo = append(todo, c)
 		}
 	}
@@ -217,7 +224,7 @@ func (v *view) mask(path string, kind Kind) {
 // on the host first, which would leave files behind. So it is reported,
 // never papered over.
 func (v *view) missing(s step, was state) {
-	if was != hostRW || s.access == policy.Write || v.protected[s.path] {
+	if was != hostRW || s.access == policy.Write || v.protected[s.path] || v.named(s.path) {
 		return
 	}
 	what := "read-only"

@@ -147,3 +147,38 @@ func listDir(dir string) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// threadConfine returns what seccomp.Rules.Confine needs where Landlock is
+// per thread (ABI < 8): a function that puts the calling thread in the
+// command's Landlock domain (no_new_privs first, which is per thread too),
+// so a call the supervisor performs for the command is bounded by the
+// command's rules. The ruleset is built once, now, before the command
+// starts, and kept open (the kernel makes it close-on-exec). From ABI 8
+// the init is one domain already: nil. Without Landlock it is an error:
+// the guard would otherwise act unconfined.
+func threadConfine(spec *Landlock) (func() error, error) {
+	abi, err := ll.LandlockGetABIVersion()
+	if err != nil || abi < 1 {
+		return nil, errors.New("the create guard needs Landlock to confine its own threads")
+	}
+	if abi >= 8 {
+		return nil, nil
+	}
+	cfg := landlock.V11.BestEffort()
+	if !spec.RestrictTCP {
+		cfg.HandledAccessNet = 0
+	}
+	fd, flags, err := rulesetFD(cfg, spec)
+	if err != nil {
+		return nil, err
+	}
+	if fd < 0 {
+		return nil, errors.New("no Landlock ruleset for the guard's threads")
+	}
+	return func() error {
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			return err
+		}
+		return ll.LandlockRestrictSelf(fd, flags)
+	}, nil
+}

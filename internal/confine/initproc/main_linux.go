@@ -64,7 +64,10 @@ func run(st *os.File) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	supervise(ctx, listener, &spec.Seccomp)
+	if err := supervise(ctx, listener, &spec.Seccomp, &spec.Landlock); err != nil {
+		reportSetup(st, stage("seccomp", err))
+		return ExitSetup
+	}
 	return startAndReap(spec, st)
 }
 

@@ -3,6 +3,7 @@ package initproc
 import (
 	"context"
 	"os"
+	"path/filepath"
 
 	"github.com/ringfence/ringfence/internal/confine/seccomp"
 	"github.com/ringfence/ringfence/policy"
@@ -23,8 +24,10 @@ func installSeccomp(spec *Seccomp) (*os.File, error) {
 			return nil, err
 		}
 	}
-	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect, GuardCreate: len(spec.Protected) > 0,
-		GuardMeta: spec.GuardMeta})
+	names := len(spec.NameRoots) > 0
+	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect,
+		GuardCreate: len(spec.Protected) > 0 || names, GuardWrite: names || spec.GuardRemove,
+		GuardRemove: spec.GuardRemove, GuardMeta: spec.GuardMeta})
 	if err != nil {
 		return nil, err
 	}
@@ -35,17 +38,29 @@ func installSeccomp(spec *Seccomp) (*os.File, error) {
 // socket under one of spec.AllowUnix (as the view names it) connects, any
 // other is refused with EACCES; no name is created at or beneath a
 // protected path.
-func supervise(ctx context.Context, listener *os.File, spec *Seccomp) {
+func supervise(ctx context.Context, listener *os.File, spec *Seccomp, lock *Landlock) error {
 	if listener == nil {
-		return
+		return nil
 	}
 	allow := under(spec.AllowUnix)
 	rules := seccomp.Rules{AllowUnix: allow}
 	if len(spec.Protected) > 0 {
-		rules = seccomp.Protect(spec.Protected).Rules(allow)
+		rules = seccomp.Protect(withRealPaths(spec.Protected)).Rules(allow)
+		rules.KeepAncestors = spec.GuardRemove
+	}
+	if len(spec.NameRoots) > 0 {
+		rules.Names = &seccomp.NameGuard{Roots: spec.NameRoots, Names: spec.Names}
+	}
+	if spec.ConfineGuard {
+		confine, err := threadConfine(lock)
+		if err != nil {
+			return err
+		}
+		rules.Confine = confine
 	}
 	metaRules(&rules, spec)
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
+	return nil
 }
 
 // under returns a rule allowing paths at or beneath any of roots.
@@ -77,4 +92,18 @@ func metaRules(rules *seccomp.Rules, spec *Seccomp) {
 			rules.PeerInside, rules.PeerHeld = seccomp.PeerDescendant(), seccomp.DescendantHolds()
 		}
 	}
+}
+
+// withRealPaths adds, for each path that reaches its target through a
+// symlink, the real path too: the guard compares the real paths of what
+// it resolves, so a protected path named through a link must be known by
+// its real name as well.
+func withRealPaths(paths []string) []string {
+	out := append([]string{}, paths...)
+	for _, p := range paths {
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			out = append(out, real)
+		}
+	}
+	return out
 }

@@ -2,6 +2,8 @@ package initproc
 
 import (
 	"os"
+
+	"github.com/ringfence/ringfence/policy"
 )
 
 // Arg is os.Args[1] of a ringfence process started as a sandbox init.
@@ -133,6 +135,22 @@ type Seccomp struct {
 	// Landlock, so only a backend whose mount view already confines writes
 	// may set it.
 	Protected []string `json:"protected,omitempty"`
+	// NameRoots turns on protection by name at every depth under these
+	// writable roots (view paths, symlink-free; policy.MatchProtectedName
+	// with Names): every creation, write-open, truncation, link and
+	// rename is supervised (seccomp GuardCreate, GuardWrite, Rules.Names).
+	NameRoots []string              `json:"nameRoots,omitempty"`
+	Names     policy.NameProtection `json:"names,omitempty"`
+	// ConfineGuard makes each supervisor thread that performs a call for
+	// the command take the command's Landlock ruleset first
+	// (seccomp.Rules.Confine), where Landlock is per thread (ABI < 8):
+	// required when the mount view does not confine writes on its own
+	// (the landlock backend).
+	ConfineGuard bool `json:"confineGuard,omitempty"`
+	// GuardRemove also supervises unlink, unlinkat and rmdir, and refuses
+	// renaming an ancestor of a Protected path: Protected then holds
+	// existing read-only paths no mount covers (the landlock backend).
+	GuardRemove bool `json:"guardRemove,omitempty"`
 	// DenyInet refuses IP sockets outright (no network namespace to hold
 	// them: the landlock backend under deny or loopback).
 	DenyInet bool `json:"denyInet,omitempty"`

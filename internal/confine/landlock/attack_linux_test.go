@@ -14,22 +14,7 @@ import (
 // landlockGaps are the attacks this backend does not stop, each reported
 // in its Enforcement.
 var landlockGaps = map[string]string{
-	"list-denied":           "names beneath a directory on the way to a denied path stay listable, the denied directory's own included; contents are not readable",
-}
-
-// protectedGap: this backend leaves protected paths writable rather than
-// forbid every new file in the workspace root and .git (see
-// explicitCarveOuts); Enforce names them in its reasons.
-const protectedGap = "protected paths stay writable under the landlock backend (reported in Enforcement.Reasons)"
-
-func init() {
-	for _, name := range []string{
-		"protected-new-hook", "protected-config", "protected-remove-hooks", "protected-replace-git",
-		"protected-replace-hooks", "protected-missing-dir", "protected-missing-file", "protected-missing-symlink",
-		"protected-missing-rename", "protected-missing-hardlink", "protected-missing-via-dangling-link",
-	} {
-		landlockGaps[name] = protectedGap
-	}
+	"list-denied": "names beneath a directory on the way to a denied path stay listable, the denied directory's own included; contents are not readable",
 }
 
 func confineScript(t *testing.T, e *inittest.Env, p *policy.Policy, script string, stdin *os.File) inittest.Result {

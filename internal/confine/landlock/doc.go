@@ -8,16 +8,25 @@
 //
 //   - Writes outside the writable roots, reads of denied paths: Landlock.
 //     Landlock grants are unions over ancestors and cannot subtract, so a
-//     root holding a carve-out (a protected or read-only path) is granted
-//     per existing entry around it, and a readable tree holding a denied
-//     path likewise (initproc.ExpandCarved). This protects carve-outs that
-//     do not exist yet as well: their parent grants no right to create
-//     them. The price: nothing can be created, renamed or removed directly
-//     in a directory on the way to a carve-out — with the default
-//     protected names, the workspace root itself (new files go in
-//     subdirectories) and .git (git cannot write .git/index.lock); and
-//     names beneath a directory on the way to a
-//     denied path stay listable (contents do not).
+//     root holding a denied path is granted per existing entry around it,
+//     and a readable tree holding one likewise (initproc.ExpandCarved);
+//     nothing can then be created, renamed or removed directly in a
+//     directory on the way to one, and names beneath a directory on the
+//     way to a denied path stay listable (contents do not).
+//   - Protected paths (generated: .git/hooks, .bashrc, …, and names at any
+//     depth) and read-only paths: the seccomp guard, not Landlock, so the
+//     workspace root and .git keep taking new files and git works. Every
+//     creation, write-open, truncation, link and rename is performed by
+//     the init's supervisor, which refuses protected names (seccomp
+//     Rules.Names) and, by path (Rules.Protected, with unlink and rmdir
+//     supervised and their directories kept in place: GuardRemove), the
+//     read-only paths, the protected paths that exist when the run starts
+//     (KeepExisting) and generated ones no name covers. Before ABI 8 the
+//     supervisor's threads are outside the command's domain, so each call
+//     it performs runs on a fresh thread that first takes the command's
+//     Landlock ruleset (Seccomp.ConfineGuard, seccomp Rules.Confine): what
+//     it does for the command is bounded as the command is (the attack
+//     suite's write-outside cases go through it).
 //   - Network under deny and loopback: seccomp refuses every socket family
 //     but AF_UNIX (no network namespace can hold a loopback apart, so
 //     loopback is refused too), Landlock handles TCP (and UDP from ABI
@@ -55,6 +64,9 @@
 //
 // # Gaps (reported)
 //
+//   - A protected name made during the run (a nested repository's config)
+//     can be deleted: removal is refused by path, not by name (deleting it
+//     plants nothing, and `rm -rf` of a clone is ordinary work).
 //   - Host abstract unix sockets live in the host's network namespace,
 //     which this backend shares. The command's own scoped domain refuses
 //     them, but the init's supervisor connects on the command's behalf

@@ -2,6 +2,7 @@ package landlock
 
 import (
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/ringfence/ringfence/internal/confine"
@@ -81,7 +82,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err := p.Available(); err != nil {
 		return nil, err
 	}
-	plan := NewPlan(pol)
+	plan := KeepExisting(pol, NewPlan(pol), exists)
 	dir := req.Dir
 	if dir == "" {
 		dir = pol.Root
@@ -100,4 +101,10 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	cmd.Dialect = Dialect
 	cmd.TreeKill = confine.KillProcessGroup
 	return cmd, nil
+}
+
+// exists reports whether a host path exists (not following a final link).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

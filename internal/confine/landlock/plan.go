@@ -29,7 +29,8 @@ func NewPlan(p *policy.Policy) Plan {
 	ll.Required = true
 	roots := p.WritableRoots()
 	ll.Write = append(append(ll.Write, devFiles...), roots.Roots...)
-	ll.Carved = explicitCarveOuts(p, roots.Denied)
+	readOnly, denied := splitCarveOuts(p, explicitCarveOuts(p, roots.Denied))
+	ll.Carved = denied
 	if p.Baseline == policy.Read {
 		ll.Read = []string{"/"}
 	}
@@ -60,7 +61,44 @@ func NewPlan(p *policy.Policy) Plan {
 		// No network namespace: the host's abstract sockets share ours.
 		PeerCheckAbstract: true,
 	}
+	if len(roots.Roots) > 0 {
+		// Protected paths are held by the seccomp guard instead: by name
+		// at every depth, and the generated ones no name rule covers (an
+		// extra subpath such as secrets/key) by absolute path. The
+		// supervisor acts outside the command's Landlock domain before
+		// ABI 8, so each of its acting threads takes that domain first.
+		sc.NameRoots, sc.Names, sc.ConfineGuard = roots.Roots, p.Names, true
+		sc.Protected = guardedProtected(p, roots.Roots)
+		// Read-only paths too, instead of granting their root per entry
+		// (which forbade new files beside them): unlink and rmdir are
+		// supervised as well, and their ancestors cannot be renamed away.
+		if len(readOnly) > 0 {
+			sc.Protected = append(sc.Protected, readOnly...)
+			sc.GuardRemove = true
+		}
+	} else {
+		ll.Carved = append(ll.Carved, readOnly...)
+	}
 	return Plan{Landlock: ll, Seccomp: sc}
+}
+
+// guardedProtected are the generated protected paths the name guard does
+// not hold: the seccomp guard holds them by absolute path (creation,
+// write-open, truncation, link, rename).
+func guardedProtected(p *policy.Policy, roots []string) []string {
+	var out []string
+	for _, l := range p.Layers {
+		if l.Origin != policy.FromProtected || p.ProtectedByName(l.Path) {
+			continue
+		}
+		for _, r := range roots {
+			if policy.Contains(r, l.Path) {
+				out = append(out, l.Path)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // explicitCarveOuts keeps the carve-outs a person asked for (a --read-only
@@ -69,8 +107,9 @@ func NewPlan(p *policy.Policy) Plan {
 // can be created directly in that parent: with .git/hooks carved, neither
 // the workspace root nor .git accepts a new file, so new top-level files and
 // `git commit` (.git/index.lock) fail — on the hosts that need this backend
-// most. Protected paths are therefore left writable here and each run names
-// them (Enforce); the mount backends protect them.
+// most. Protected paths are therefore held by the seccomp guard instead
+// (NewPlan); explicit read-only paths keep the per-entry expansion, which
+// also refuses deleting them (the guard does not supervise unlink).
 func explicitCarveOuts(p *policy.Policy, denied []string) []string {
 	generated := map[string]bool{}
 	for _, l := range p.Layers {
@@ -87,11 +126,58 @@ func explicitCarveOuts(p *policy.Policy, denied []string) []string {
 	return out
 }
 
-// unprotected are the protected subpaths this backend leaves writable.
+// KeepExisting adds the generated protected paths that exist now (the
+// workspace's own .git/hooks, .git/config, .bashrc, …) to the guard's
+// absolute list with removal supervised, as the linux backend binds them
+// read-only: they can then be neither changed, nor deleted, nor moved
+// away with their directory. Missing ones stay with the name guard, so git
+// can still make them from nothing. exists is injected for tests.
+func KeepExisting(p *policy.Policy, plan Plan, exists func(string) bool) Plan {
+	if len(plan.Seccomp.NameRoots) == 0 {
+		return plan
+	}
+	for _, l := range p.Layers {
+		if l.Origin == policy.FromProtected && p.ProtectedByName(l.Path) && exists(l.Path) {
+			plan.Seccomp.Protected = append(plan.Seccomp.Protected, l.Path)
+			plan.Seccomp.GuardRemove = true
+		}
+	}
+	return plan
+}
+
+// splitCarveOuts separates read-only carve-outs (held by the guard) from
+// denied ones, which must also be unreadable and so stay a Landlock
+// matter (reads are not supervised).
+func splitCarveOuts(p *policy.Policy, carves []string) (readOnly, denied []string) {
+	access := map[string]policy.Access{}
+	for _, l := range p.Layers {
+		access[l.Path] = l.Access
+	}
+	for _, c := range carves {
+		if access[c] == policy.Read {
+			readOnly = append(readOnly, c)
+		} else {
+			denied = append(denied, c)
+		}
+	}
+	return readOnly, denied
+}
+
+// unprotected are the protected subpaths this backend leaves writable:
+// none when the guard runs (a writable root), which holds each by name or
+// by absolute path.
 func unprotected(p *policy.Policy, plan Plan) []string {
 	carved := map[string]bool{}
 	for _, c := range plan.Landlock.Carved {
 		carved[c] = true
+	}
+	for _, c := range plan.Seccomp.Protected {
+		carved[c] = true
+	}
+	for _, d := range p.WritableRoots().Denied {
+		if len(plan.Seccomp.NameRoots) > 0 && p.ProtectedByName(d) {
+			carved[d] = true
+		}
 	}
 	var out []string
 	for _, d := range p.WritableRoots().Denied {
@@ -129,12 +215,17 @@ func Enforce(p *policy.Policy, plan Plan, abi int) confine.Enforcement {
 	e := confine.Enforcement{Files: confine.FilesPartial, Network: confine.NetFull}
 	e.Reasons = append(e.Reasons, outOfReach(p, abi))
 	e.Reasons = append(e.Reasons, "no mount namespace: Landlock alone confines files; /proc, /sys and /tmp are the host's")
+	if len(plan.Seccomp.NameRoots) > 0 {
+		e.Reasons = append(e.Reasons, "protected and read-only paths are held by the seccomp guard, not by Landlock "+
+			"(creation, write, truncation, link, rename and removal are performed by the supervisor); "+
+			"a protected name made during the run can be deleted")
+	}
 	if left := unprotected(p, plan); len(left) > 0 {
 		e.Reasons = append(e.Reasons, "protected paths stay writable (Landlock cannot take write away inside a writable root without "+
 			"forbidding every new file beside them): "+summarize(left))
 	}
 	if len(plan.Landlock.Carved) > 0 {
-		e.Reasons = append(e.Reasons, "read-only paths inside a writable root are kept by granting the root per entry: "+
+		e.Reasons = append(e.Reasons, "denied paths inside a writable root are kept by granting the root per entry: "+
 			"nothing can be created, renamed or removed directly in a directory that holds one")
 	}
 	if len(plan.Landlock.ReadCarved) > 0 {

@@ -24,14 +24,27 @@ func TestNewPlan(t *testing.T) {
 	if !cmp.Equal(ll.Read, []string{"/", "/home/u/.ssh/pub"}) || !cmp.Equal(ll.ReadCarved, []string{"/home/u/.ssh"}) {
 		t.Errorf("read %v carved %v", ll.Read, ll.ReadCarved)
 	}
-	// The read-only path the person asked for is carved; the generated
-	// protected path is not (it would forbid new files in /w and /w/.git),
-	// and Enforce names it instead.
-	if !cmp.Equal(ll.Carved, []string{"/w/vendor"}) || ll.Write[len(ll.Write)-1] != "/w" || !ll.Required {
+	// Nothing is carved with Landlock (it would forbid new files in /w and
+	// /w/.git): the read-only path the person asked for and the protected
+	// one are held by the seccomp guard, deletions included.
+	if len(ll.Carved) != 0 || ll.Write[len(ll.Write)-1] != "/w" || !ll.Required {
 		t.Errorf("write %v carved %v", ll.Write, ll.Carved)
 	}
-	if e := Enforce(p, plan, 7); !strings.Contains(strings.Join(e.Reasons, ";"), ".git/hooks") {
-		t.Errorf("the writable protected path is not named: %v", e.Reasons)
+	// The guard holds it instead: by name, with the command's Landlock
+	// domain on the supervisor's acting threads.
+	sc := plan.Seccomp
+	if !cmp.Equal(sc.NameRoots, []string{"/w"}) || !sc.ConfineGuard || !cmp.Equal(sc.Protected, []string{"/w/vendor"}) || !sc.GuardRemove {
+		t.Errorf("guard %+v", sc)
+	}
+	if e := Enforce(p, plan, 7); strings.Contains(strings.Join(e.Reasons, ";"), "stay writable") ||
+		!strings.Contains(strings.Join(e.Reasons, ";"), "held by the seccomp guard") {
+		t.Errorf("reasons: %v", e.Reasons)
+	}
+	// A generated protected path no name rule covers is held by path.
+	p.Layers = append(p.Layers, policy.Layer{Path: "/w/secrets/key", Access: policy.Read, Origin: policy.FromProtected})
+	policy.SortLayers(p.Layers)
+	if got := NewPlan(p).Seccomp.Protected; !cmp.Equal(got, []string{"/w/secrets/key", "/w/vendor"}) {
+		t.Errorf("absolute guard %v", got)
 	}
 	if !ll.RestrictTCP || !plan.Seccomp.DenyInet || !plan.Seccomp.DenyUnixConnect {
 		t.Errorf("deny network: %+v %+v", ll, plan.Seccomp)
@@ -73,5 +86,21 @@ func TestUnavailable(t *testing.T) {
 	}
 	if _, err := prov.Confine(confine.Request{Argv: []string{"/bin/true"}, Policy: &policy.Policy{Mode: policy.DangerFullAccess}}); err != confine.ErrNotConfining {
 		t.Fatalf("danger-full-access: %v", err)
+	}
+}
+
+func TestKeepExisting(t *testing.T) {
+	p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: "/w", Baseline: policy.Read, Layers: []policy.Layer{
+		{Path: "/w", Access: policy.Write, Origin: policy.FromMode},
+		{Path: "/w/.git/hooks", Access: policy.Read, Origin: policy.FromProtected},
+		{Path: "/w/.claude", Access: policy.Read, Origin: policy.FromProtected},
+	}}
+	policy.SortLayers(p.Layers)
+	plan := KeepExisting(p, NewPlan(p), func(s string) bool { return s == "/w/.git/hooks" })
+	if !cmp.Equal(plan.Seccomp.Protected, []string{"/w/.git/hooks"}) || !plan.Seccomp.GuardRemove {
+		t.Fatalf("existing protected path not kept by path: %+v", plan.Seccomp)
+	}
+	if plan := KeepExisting(p, NewPlan(p), func(string) bool { return false }); len(plan.Seccomp.Protected) != 0 || plan.Seccomp.GuardRemove {
+		t.Fatalf("missing ones must stay with the name guard (git init): %+v", plan.Seccomp)
 	}
 }

@@ -60,8 +60,16 @@
 //     excepted. The supervisor acts outside the command's Landlock domain
 //     (before ABI 8), so the mount view must confine writes by itself:
 //     hence a read-only /proc (as root, uid 0 of the sandbox is the host's
-//     root, whom /proc/sys's mode bits let write). With every carve-out
-//     present the guard is off and creating calls run at full speed.
+//     root, whom /proc/sys's mode bits let write).
+//
+//   - Names protected at any depth of a writable root (policy.MatchProtectedName:
+//     a nested repository's config and hooks, .cursor/, .envrc, hook names
+//     anywhere, …): no mount can express them, so the guard always runs
+//     with seccomp.Rules.Names and GuardWrite, which also sends every
+//     write-open and truncate(2) to the supervisor. Protected carve-outs
+//     it holds by name are not put in the absolute list (Plan.Named), so
+//     `git init` can make an empty .git/hooks; existing ones stay
+//     read-only binds.
 //
 // # Gaps (reported in Enforcement, never claimed)
 //

@@ -15,14 +15,23 @@ import (
 // unmounts it in every namespace), and Landlock cannot refuse one name in
 // a directory it lets the command write; the guard performs every
 // creating call itself and refuses names at or beneath the carve-outs.
-// When every carve-out exists, the read-only binds and pins hold them and
-// creating calls run at full speed. exists is injected for tests.
+// Carve-outs the name guard holds (Plan.Named) are left to it. exists is
+// injected for tests.
 func Guard(plan Plan, exists func(string) bool) Plan {
+	named := map[string]bool{}
+	for _, c := range plan.Named {
+		named[c] = true
+	}
+	var abs []string
+	missing := false
 	for _, c := range plan.CarveOuts {
-		if !exists(c) {
-			plan.Seccomp.Protected = plan.CarveOuts
-			break
+		if !named[c] {
+			abs = append(abs, c)
+			missing = missing || !exists(c)
 		}
+	}
+	if missing {
+		plan.Seccomp.Protected = abs
 	}
 	return plan
 }
@@ -32,7 +41,7 @@ func Guard(plan Plan, exists func(string) bool) Plan {
 // that does not exist and is not guarded makes files partial.
 func Enforce(p *policy.Policy, plan Plan, exists func(string) bool) confine.Enforcement {
 	e := confine.Enforcement{Files: confine.FilesFull, Network: confine.NetFull}
-	guarded := seccomp.Protect(plan.Seccomp.Protected)
+	guarded := seccomp.Protect(append(append([]string{}, plan.Seccomp.Protected...), plan.Named...))
 	var missing []string
 	for _, op := range plan.View.Ops {
 		if (op.Kind == initproc.BindRO || op.Kind == initproc.Mask) && op.Protected && !exists(op.Target) && !guarded.Covers(op.Target) {

@@ -19,6 +19,10 @@ type Plan struct {
 	// writable roots: bound over when they exist, guarded by seccomp
 	// (Seccomp.Protected) when one does not.
 	CarveOuts []string
+	// Named are the protected carve-outs the name guard holds by name
+	// (Seccomp.NameRoots): never put in Seccomp.Protected, whose absolute
+	// rule would refuse even an empty .git/hooks and so `git init`.
+	Named []string
 }
 
 // sysOp is a mount every view has, placed among the layers by depth.
@@ -59,6 +63,9 @@ func NewPlan(p *policy.Policy) Plan {
 	plan.Seccomp = seccompFor(p)
 	for _, c := range carveOuts(p) {
 		plan.CarveOuts = append(plan.CarveOuts, c.Path)
+		if c.Origin == policy.FromProtected && len(plan.Seccomp.NameRoots) > 0 && p.ProtectedByName(c.Path) {
+			plan.Named = append(plan.Named, c.Path)
+		}
 	}
 	plan.NewNet = p.Network.Mode != policy.NetAllowAll
 	plan.Loopback = p.Network.Mode == policy.NetLoopback
@@ -173,12 +180,16 @@ func landlockFor(p *policy.Policy, scratchRO bool) initproc.Landlock {
 // otherwise be reachable. Sockets in the writable roots and the private
 // /tmp (made by the command itself) and those the policy names connect.
 func seccompFor(p *policy.Policy) initproc.Seccomp {
-	allow := append([]string{"/tmp"}, p.WritableRoots().Roots...)
+	roots := p.WritableRoots().Roots
+	allow := append([]string{"/tmp"}, roots...)
 	// A socket the policy does not name connects only when its listener
 	// is inside the sandbox (PeerCheck): a host process's socket file in a
-	// writable root is a host socket.
-	// Under allow-all the sandbox shares the host's network namespace, and
-	// with it the host's abstract sockets: those are peer-checked too.
+	// writable root is a host socket. Under allow-all the sandbox shares
+	// the host's network namespace, and with it the host's abstract
+	// sockets: those are peer-checked too. Names are protected at every
+	// depth of every writable root, which no mount can express: the guard
+	// supervises each write there.
 	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...),
-		PeerCheck: true, UnixHost: p.UnixSockets, PeerCheckAbstract: p.Network.Mode == policy.NetAllowAll}
+		PeerCheck: true, UnixHost: p.UnixSockets, PeerCheckAbstract: p.Network.Mode == policy.NetAllowAll,
+		NameRoots: roots, Names: p.Names}
 }

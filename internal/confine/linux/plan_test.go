@@ -103,31 +103,39 @@ func TestPlanNetworkAndLandlock(t *testing.T) {
 }
 
 func TestEnforceReportsMissingProtected(t *testing.T) {
+	// secrets/key is an extra protected subpath (no name rule holds it);
+	// .claude and .git/hooks are names the name guard holds.
 	p := pol(policy.WorkspaceWrite, policy.Read,
 		layer("/tmp/ws", policy.Write, policy.FromMode),
 		layer("/tmp/ws/.git/hooks", policy.Read, policy.FromProtected),
-		layer("/tmp/ws/.claude", policy.Read, policy.FromProtected))
+		layer("/tmp/ws/.claude", policy.Read, policy.FromProtected),
+		layer("/tmp/ws/secrets/key", policy.Read, policy.FromProtected))
+	if got := NewPlan(p).Named; !cmp.Equal(got, []string{"/tmp/ws/.claude", "/tmp/ws/.git/hooks"}) {
+		t.Fatalf("named %v", got)
+	}
 	present := map[string]bool{"/tmp/ws/.git/hooks": true}
 	e := Enforce(p, NewPlan(p), func(s string) bool { return present[s] })
-	if e.Files != confine.FilesPartial || len(e.Reasons) != 1 || !strings.Contains(e.Reasons[0], ".claude") ||
-		strings.Contains(e.Reasons[0], "/tmp/ws") {
+	if e.Files != confine.FilesPartial || len(e.Reasons) != 1 || !strings.Contains(e.Reasons[0], "secrets/key") ||
+		strings.Contains(e.Reasons[0], "/tmp/ws") || strings.Contains(e.Reasons[0], ".claude") {
 		t.Fatalf("enforcement %+v", e)
 	}
-	present["/tmp/ws/.claude"] = true
+	present["/tmp/ws/secrets/key"] = true
 	if e := Enforce(p, NewPlan(p), func(s string) bool { return present[s] }); e.Files != confine.FilesFull || e.Network != confine.NetFull {
 		t.Fatalf("all protected paths present: %+v", e)
 	}
-	// With the create guard on, a missing carve-out is held after all.
-	delete(present, "/tmp/ws/.claude")
+	// With the create guard on, a missing carve-out is held after all;
+	// the named ones stay out of the absolute list (git init needs an
+	// empty .git/hooks).
+	delete(present, "/tmp/ws/secrets/key")
 	exists := func(s string) bool { return present[s] }
 	plan := Guard(NewPlan(p), exists)
-	if !cmp.Equal(plan.Seccomp.Protected, []string{"/tmp/ws/.claude", "/tmp/ws/.git/hooks"}) {
+	if !cmp.Equal(plan.Seccomp.Protected, []string{"/tmp/ws/secrets/key"}) {
 		t.Fatalf("guarded %v", plan.Seccomp.Protected)
 	}
 	if e := Enforce(p, plan, exists); e.Files != confine.FilesFull {
 		t.Fatalf("guarded: %+v", e)
 	}
-	present["/tmp/ws/.claude"] = true
+	present["/tmp/ws/secrets/key"] = true
 	if plan := Guard(NewPlan(p), exists); plan.Seccomp.Protected != nil {
 		t.Fatalf("nothing missing, yet guarded: %v", plan.Seccomp.Protected)
 	}

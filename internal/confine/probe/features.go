@@ -105,7 +105,7 @@ func landlockFeatures(r Report) map[string]Feature {
 	abi := r.Landlock.ABI
 	f := map[string]Feature{
 		FeatFileWrite:       full(fmt.Sprintf("Landlock ABI %d write rules", abi)),
-		FeatProtected:       none("protected paths stay writable: Landlock cannot take write away inside a writable root without forbidding every new file beside them (each run names them)"),
+		FeatProtected:       landlockProtected(r),
 		FeatDeniedReads:     partial("Landlock read rules granted around denied paths; no mount namespace, so host /proc is visible"),
 		FeatNetworkLoopback: none("Landlock network rules are by port, not address: loopback cannot be told apart"),
 		FeatProcesses:       none("no pid namespace: host processes are visible"),
@@ -150,4 +150,14 @@ func limits(r Report) Feature {
 	}
 	return partial("monitor: rlimits and sampling (memory: " + joinOr([]string{m.Reason}, "ok") +
 		"; pids: " + joinOr([]string{p.Reason}, "ok") + ")")
+}
+
+// landlockProtected: without mounts, the seccomp guard holds protected
+// paths (by name at every depth), acting on threads in the command's
+// Landlock domain; it does not refuse deleting them.
+func landlockProtected(r Report) Feature {
+	if !r.Seccomp.UserNotify {
+		return none("protected paths stay writable: Landlock cannot take write away inside a writable root, and without seccomp user notification there is no guard")
+	}
+	return partial("protected paths held by the seccomp guard (creation, write, truncation, link, rename, removal refused; by name at every depth), not by a mount: no mount namespace")
 }

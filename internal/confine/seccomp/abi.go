@@ -11,6 +11,8 @@ const (
 	afUnix = 1
 
 	oCreat = 0x40 // O_CREAT, the same on amd64 and arm64
+	// O_WRONLY, O_RDWR, O_TRUNC: the same on amd64 and arm64
+	oWronly, oRdwr, oTrunc = 0x1, 0x2, 0x200
 
 	tiocsti   = 0x5412 // same on amd64 and arm64
 	tioclinux = 0x541c

@@ -14,7 +14,7 @@ func TestABIConstants(t *testing.T) {
 		ours, sys uint64
 	}{
 		{"EPERM", errEPERM, uint64(unix.EPERM)}, {"ENOSYS", errENOSYS, uint64(unix.ENOSYS)},
-		{"AF_UNIX", afUnix, unix.AF_UNIX}, {"O_CREAT", oCreat, unix.O_CREAT}, {"TIOCSTI", tiocsti, unix.TIOCSTI}, {"TIOCLINUX", tioclinux, unix.TIOCLINUX},
+		{"AF_UNIX", afUnix, unix.AF_UNIX}, {"O_CREAT", oCreat, unix.O_CREAT}, {"O_WRONLY", oWronly, unix.O_WRONLY}, {"O_RDWR", oRdwr, unix.O_RDWR}, {"O_TRUNC", oTrunc, unix.O_TRUNC}, {"TIOCSTI", tiocsti, unix.TIOCSTI}, {"TIOCLINUX", tioclinux, unix.TIOCLINUX},
 		{"TCGETS", tcgets, unix.TCGETS},
 		{"CLONE_NEWNS", cloneNewNS, unix.CLONE_NEWNS}, {"CLONE_NEWCGROUP", cloneNewCgroup, unix.CLONE_NEWCGROUP},
 		{"CLONE_NEWUTS", cloneNewUTS, unix.CLONE_NEWUTS}, {"CLONE_NEWIPC", cloneNewIPC, unix.CLONE_NEWIPC},

@@ -342,16 +342,74 @@
 // fsgid and supplementary groups, and Landlock domain. Landlock is per
 // thread before ABI 8, and the init restricts only the thread it forks
 // the command from: its other threads, where the supervisor runs, are
-// outside the domain. Then Rules.Confine must be set: each creation runs on
-// a fresh thread that Confine restricts with the command's ruleset, and
-// that thread exits afterwards (without it, only the mount view would
-// bound what the supervisor creates). From ABI 8 the init restricts every
+// outside the domain. Then Rules.Confine must be set: each call the
+// supervisor performs runs on a thread that Confine restricted once with
+// the command's ruleset, kept for later calls and never handed back to
+// the Go runtime (without it, only the mount view would bound what the
+// supervisor does). From ABI 8 the init restricts every
 // thread at once and Confine may stay nil. The init must hold no capability the command lacks
 // while it supervises (CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_CHOWN, CAP_MKNOD,
 // CAP_DAC_READ_SEARCH for AT_EMPTY_PATH before Linux 6.10, …), including in
 // its effective set on every thread, and the same securebits; and the
 // paths given to Rules must be named as this mount view names them,
 // symlink-free (Protect takes such paths).
+//
+// # Protection by name (Rules.Names, Options.GuardWrite)
+//
+// Some names must not be written at any depth of a writable root, not only
+// at the absolute paths Rules.Protected names: a nested repository's
+// .git/config (core.fsmonitor runs on the user's next `git status` through
+// a gitlink), .git/modules/*/config, .git/worktrees/*/commondir, a file
+// named like a git hook anywhere (core.hooksPath can name any directory:
+// .husky/pre-commit, .githooks/pre-commit), src/app/.ringfence.toml,
+// .cursor/mcp.json, .envrc, … (policy.ProtectedNameTable, MatchProtectedName).
+// With Rules.Names the supervisor asks NameGuard about the real path of
+// every call it performs, and Options.GuardWrite also sends open and
+// openat with O_WRONLY, O_RDWR or O_TRUNC (flags are a scalar: read-only
+// opens stay in the kernel, free) and truncate(2). The calls are
+// performed, never continued:
+//
+//   - a write-open is checked at the final, symlink-free name and opened
+//     with O_NOFOLLOW added, as creations are; through a magic link
+//     (/proc/self/fd/N) it is first opened O_PATH (no O_TRUNC yet), the
+//     real path of that inode checked, and the inode reopened;
+//   - truncate pins the inode (O_PATH, not followed again), checks it and
+//     truncates it through /proc/self/fd;
+//   - a link's source is pinned the same way (AT_SYMLINK_FOLLOW, an open
+//     descriptor and /proc/self/fd/N all end at the checked inode) and
+//     linked from the pin: a protected file gets no second, writable name;
+//   - a rename's source is pinned to learn what moves: a file lands where
+//     a file may; a directory or symlink may not land on a .git or in a
+//     modules/ or worktrees/ tree (it would bring unchecked hooks and
+//     config). If a directory was swapped in after the check, the
+//     destination no longer holds the pinned inode: it is moved back and
+//     the call refused. Protected names cannot be renamed away.
+//
+// Git must still work from nothing (init, commit, branch, stash, rebase,
+// worktree add, remote add, config user.*). So: an empty directory may be
+// made at any name (.git, hooks, .vscode: what lands inside is checked);
+// in a hooks directory only names ending ".sample" (git never runs them);
+// a git config or config.worktree lands only by renaming a regular file
+// (git's config.lock) whose content passes checkGitConfig — a strict
+// parser of git-config syntax and an allow-list of keys that name no
+// program (core.repositoryformatversion, filemode, bare, …, user.*,
+// remote.*.url without "::" transports, branch.*, submodule.*.url) — and
+// is then written by the supervisor as a fresh file renamed into place,
+// the source removed: a descriptor the command kept on config.lock
+// writes to an unlinked inode. A ".git" file or a commondir is written by
+// git with open+write+close, before its content is known: the command
+// gets the write end of a pipe, and when it is closed the supervisor
+// checks the content (a gitdir inside a guarded worktrees/ or modules/
+// tree; a commondir leading to its own git directory, resolved physically)
+// and only then installs a fresh file. Everything else under git's names:
+// EROFS.
+//
+// A backend without mounts (landlock) also holds read-only and existing
+// protected paths by path: Options.GuardRemove supervises unlink,
+// unlinkat and rmdir (refused at or beneath Rules.Protected), GuardWrite
+// covers write-opens and truncation, and Rules.KeepAncestors refuses
+// renaming a directory that encloses one (its content would keep its
+// inodes under an unprotected path).
 //
 // # Gaps
 //
@@ -426,8 +484,18 @@
 //     executing or reading it fails); it can only occupy the name.
 //   - openat2 fails with ENOSYS (always, see "Set-id"); open_by_handle_at,
 //     io_uring and mount are refused outright, so none of them reach a
-//     name unchecked. Truncation and writes need an existing file, which
-//     the read-only mounts cover.
+//     name unchecked. Without GuardWrite, truncation and writes need an
+//     existing file, which the read-only mounts cover; with it (name
+//     protection) they are supervised.
+//   - Protection by name: deleting (unlink, rmdir) is not supervised; a
+//     hard link to a protected file made before the run is a writable
+//     alias; a pointer file is written when its writer closes the pipe
+//     (a reader racing that close sees it missing), and a program that
+//     reads back or seeks its own .git file or commondir fails; a
+//     write-open of /dev/tty opens the supervisor's terminal, not the
+//     command's; each write-open costs a round trip
+//     (BenchmarkGuardedWriteOpen: about 0.1 ms against 0.7 µs on a loaded
+//     2-core machine; BenchmarkGitWork shows no difference beyond noise).
 //   - The cost: each create (not each open) takes a round trip through
 //     the supervisor; see BenchmarkGuardedCreate.
 package seccomp

@@ -42,6 +42,15 @@ type Options struct {
 	// directory: only a supervisor can tell a directory (where S_ISGID is
 	// ordinary) from a file (where it plants a set-group-id program).
 	LeaveSetGID bool
+	// GuardWrite, with GuardCreate, also sends open and openat whose flags
+	// ask for writing (O_WRONLY, O_RDWR, O_TRUNC) and truncate(2), so the
+	// supervisor can refuse writes to protected names (Rules.Names) that
+	// no mount covers. See the package documentation.
+	GuardWrite bool
+	// GuardRemove, with GuardCreate, also sends unlink, unlinkat and rmdir,
+	// so Rules.Protected paths cannot be deleted either: what a backend
+	// without mounts (landlock) needs to hold read-only paths by path.
+	GuardRemove bool
 }
 
 // Actions a filter returns (SECCOMP_RET_*), exported for tests and for
@@ -85,7 +94,7 @@ var targets = map[string]archTarget{
 		optional: map[string]bool{"iopl": true, "ioperm": true,
 			// arm64 has only the *at forms of the path syscalls
 			"open": true, "creat": true, "mkdir": true, "mknod": true,
-			"symlink": true, "link": true, "rename": true}},
+			"symlink": true, "link": true, "rename": true, "unlink": true, "rmdir": true}},
 }
 
 // Build returns the classic BPF program for opts. It is a pure function: it

@@ -2,6 +2,7 @@ package seccomp
 
 import (
 	"runtime"
+	"strconv"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -62,6 +63,14 @@ func (s *supervisor) create(t *target, n notif) notifResp {
 		errno = s.rename(t, int32(a[0]), a[1], int32(a[2]), a[3], 0)
 	case "renameat2":
 		errno = s.rename(t, int32(a[0]), a[1], int32(a[2]), a[3], a[4])
+	case "truncate":
+		errno = s.truncate(t, a[0], int64(a[1]))
+	case "unlink":
+		errno = s.remove(t, cwd, a[0], 0)
+	case "unlinkat":
+		errno = s.remove(t, int32(a[0]), a[1], a[2])
+	case "rmdir":
+		errno = s.remove(t, cwd, a[0], unix.AT_REMOVEDIR)
 	default:
 		errno = unix.ENOSYS
 	}
@@ -102,22 +111,48 @@ func (s *supervisor) perform(op func() error) unix.Errno {
 	if s.racy {
 		return errContinue
 	}
-	call := func() unix.Errno { return s.asSelf(func() unix.Errno { return errnoOf(op(), 0) }) }
+	call := func() unix.Errno {
+		return s.asSelf(func() unix.Errno {
+			if err := op(); err != nil {
+				return errnoOf(err, unix.EIO) // never 0 for a failure
+			}
+			return 0
+		})
+	}
 	if s.rules.Confine == nil {
 		return call()
 	}
-	res := make(chan unix.Errno, 1)
-	go func() {
-		// Never unlocked: the restricted thread exits with this goroutine
-		// instead of going back to the runtime's pool.
-		runtime.LockOSThread()
-		if err := s.rules.Confine(); err != nil {
-			res <- unix.EACCES
-			return
-		}
-		res <- call()
-	}()
-	return <-res
+	j := job{call: call, res: make(chan unix.Errno, 1)}
+	select {
+	case s.confined <- j: // an idle confined thread takes it
+	default:
+		go s.confinedWorker(j) // none idle: one more (a blocking open holds one)
+	}
+	return <-j.res
+}
+
+// job is one call for a confined thread.
+type job struct {
+	call func() unix.Errno
+	res  chan unix.Errno
+}
+
+// confinedWorker runs calls on a thread restricted once by Rules.Confine
+// and kept for later calls (a fresh thread and ruleset per call cost
+// more than the call). The thread is locked and never unlocked: it exits
+// with the goroutine instead of going back to the runtime's pool, so no
+// other goroutine ever runs restricted. If Confine fails, the call and
+// every later one it would take are refused (EACCES).
+func (s *supervisor) confinedWorker(first job) {
+	runtime.LockOSThread()
+	if err := s.rules.Confine(); err != nil {
+		first.res <- unix.EACCES
+		return
+	}
+	first.res <- first.call()
+	for j := range s.confined {
+		j.res <- j.call()
+	}
 }
 
 func (s *supervisor) mkdir(t *target, dirfd int32, addr, mode uint64) unix.Errno {
@@ -153,7 +188,7 @@ func (s *supervisor) mknod(t *target, dirfd int32, addr, mode, dev uint64) unix.
 		return errno
 	}
 	defer l.close()
-	if !s.mayCreate(l, true) {
+	if !s.mayCreate(l, true) || !s.named(l, actFile) {
 		return errRefused
 	}
 	m, errno := t.createMode(uint32(mode) & 0o7777)
@@ -179,7 +214,7 @@ func (s *supervisor) symlink(t *target, targetAddr uint64, dirfd int32, addr uin
 		return errno
 	}
 	defer l.close()
-	if !s.mayCreate(l, true) {
+	if !s.mayCreate(l, true) || !s.named(l, actTree) {
 		return errRefused
 	}
 	return s.perform(func() error { return unix.Symlinkat(content, l.dir, l.name) })
@@ -200,28 +235,20 @@ func (s *supervisor) link(t *target, olddir int32, oldAddr uint64, newdir int32,
 		return errno
 	}
 	defer nl.close()
-	if !s.mayCreate(nl, true) {
+	if !s.mayCreate(nl, true) || !s.named(nl, actFile) {
 		return errRefused
 	}
-	if oldPath == "" && flags&unix.AT_EMPTY_PATH != 0 { // an open file, e.g. O_TMPFILE
-		src, errno := t.base(olddir)
-		if errno != 0 {
-			return errno
-		}
-		defer unix.Close(src)
-		return s.perform(func() error { return unix.Linkat(src, "", nl.dir, nl.name, unix.AT_EMPTY_PATH) })
-	}
-	ol, errno := t.resolve(olddir, oldPath)
+	// The source is pinned (linkSource) and checked by the path it really
+	// has, then linked from the pinned descriptor: a symlink followed,
+	// an open descriptor, /proc/self/fd/N, or a swap after the check all
+	// end up at the inode that was checked.
+	src, errno := s.linkSource(t, olddir, oldPath, flags)
 	if errno != 0 {
 		return errno
 	}
-	defer ol.close()
-	if !ol.dot && s.rules.Protected(ol.path) {
-		return errRefused
-	}
-	return s.perform(func() error {
-		return unix.Linkat(ol.dir, ol.name, nl.dir, nl.name, int(flags&unix.AT_SYMLINK_FOLLOW))
-	})
+	defer unix.Close(src)
+	self := "/proc/self/fd/" + strconv.Itoa(src)
+	return s.perform(func() error { return unix.Linkat(unix.AT_FDCWD, self, nl.dir, nl.name, unix.AT_SYMLINK_FOLLOW) })
 }
 
 // rename checks both sides: nothing lands on a protected path or on an
@@ -243,7 +270,13 @@ func (s *supervisor) rename(t *target, olddir int32, oldAddr uint64, newdir int3
 	if !s.mayCreate(nl, true) || (!ol.dot && s.rules.Protected(ol.path)) || (exchange && !s.mayCreate(ol, true)) {
 		return errRefused
 	}
-	return s.perform(func() error { return unix.Renameat2(ol.dir, ol.name, nl.dir, nl.name, uint(flags)) })
+	if s.rules.KeepAncestors && ((!ol.dot && s.rules.Encloses(ol.path)) || (exchange && !nl.dot && s.rules.Encloses(nl.path))) {
+		return errRefused
+	}
+	if s.rules.Names == nil || ol.dot || nl.dot {
+		return s.perform(func() error { return unix.Renameat2(ol.dir, ol.name, nl.dir, nl.name, uint(flags)) })
+	}
+	return s.renameNamed(ol, nl, flags)
 }
 
 // open creates (or opens) a file for the target and installs the
@@ -265,8 +298,14 @@ func (s *supervisor) open(t *target, n notif, dirfd int32, addr, flags64, mode u
 		}
 	}
 	defer l.close()
-	if !s.mayCreate(l, true) {
+	if s.pointer(l, flags) {
+		return s.openPointer(t, n, l, flags, mode)
+	}
+	if !s.mayOpen(l, flags) {
 		return answerErrno(n.id, errRefused)
+	}
+	if l.proc && flags&writeFlags != 0 {
+		return s.openProc(n, l, flags)
 	}
 	m, errno := t.createMode(uint32(mode) & 0o7777)
 	if errno != 0 {

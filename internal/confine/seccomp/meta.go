@@ -92,28 +92,29 @@ func metaBodies(a *asm, opts Options) {
 		a.load(argLow(i))
 		a.jump(opJset, sISUID|sISGID, "eperm", created)
 	}
-	openBody(a, "open", 1, opts.GuardCreate)
-	openBody(a, "openat", 2, opts.GuardCreate)
+	openBody(a, "open", 1, openMask(opts))
+	openBody(a, "openat", 2, openMask(opts))
 
 	a.label("eafnosupport")
 	a.ret(retErrno | errEAFNOSUPPORT)
 }
 
 // openBody refuses a set-id creation mode (argument flags+1), which the
-// kernel reads only with O_CREAT or O_TMPFILE, and with guard supervises
-// an open whose flags (argument i) ask for O_CREAT. Flags and mode are
+// kernel reads only with O_CREAT or O_TMPFILE, and supervises an open
+// whose flags (argument i) hold a bit of mask (openMask: O_CREAT under
+// GuardCreate, the write flags too under GuardWrite; 0 supervises none). Flags and mode are
 // ints in the kernel: only the low words are read.
-func openBody(a *asm, label string, i int, guard bool) {
+func openBody(a *asm, label string, i int, mask uint32) {
 	a.label(label)
 	a.load(argLow(i))
 	a.jump(opJset, oCreat|oTmpfileBit, "", label+"/guard")
 	a.load(argLow(i + 1))
 	a.jump(opJset, sISUID|sISGID, "eperm", "")
 	a.label(label + "/guard")
-	if !guard {
+	if mask == 0 {
 		a.ret(ActionAllow)
 		return
 	}
 	a.load(argLow(i))
-	a.jump(opJset, oCreat, "notify", "allow")
+	a.jump(opJset, mask, "notify", "allow")
 }

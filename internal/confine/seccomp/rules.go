@@ -22,9 +22,10 @@ type Rules struct {
 	// symlink, a hard link or a renamed directory. Required when Protected
 	// is set: Supervise refuses to start without it.
 	Encloses func(path string) bool
-	// Confine, when set, is called on a fresh OS thread before each
-	// creation the supervisor performs for the command, and the creation
-	// then runs on that thread, which exits afterwards. It must restrict
+	// Confine, when set, is called once on each OS thread the supervisor
+	// performs calls for the command on (threads kept for later calls,
+	// never handed back to the Go runtime, exiting with the supervisor);
+	// every such call runs on one of them. It must restrict
 	// the calling thread as the command is restricted: the init passes a
 	// function that applies the command's Landlock ruleset to the calling
 	// thread only (no_new_privs first). Required whenever the supervisor's
@@ -63,6 +64,16 @@ type Rules struct {
 	// datagram connect or send to an abstract address, which has no peer
 	// to check, is refused outright. Only consulted with PeerInside.
 	PeerCheckAbstract bool
+	// Names, when set, also protects by name at every depth under the
+	// writable roots (NameGuard): creations, write-opens and truncations
+	// (Options.GuardWrite routes those), links and renames on both sides.
+	Names *NameGuard
+	// KeepAncestors refuses renaming a directory that encloses a
+	// Protected path (Encloses): the protected content would keep its
+	// inodes under a new, unprotected path. Set it when Protected holds
+	// existing read-only paths that no mount pins (the landlock backend,
+	// with Options.GuardRemove).
+	KeepAncestors bool
 }
 
 // Protect is a set of protected absolute paths, each protecting itself and

@@ -58,7 +58,7 @@ func supervise(ctx context.Context, listener *os.File, r Rules, racy bool) error
 	if err := checkProc(); err != nil {
 		return err
 	}
-	s := &supervisor{fd: int(listener.Fd()), allow: r.AllowUnix, rules: r, racy: racy}
+	s := &supervisor{fd: int(listener.Fd()), allow: r.AllowUnix, rules: r, racy: racy, confined: make(chan job)}
 	defer runtime.KeepAlive(listener)
 	wakeR, stop, err := wakeOnDone(ctx)
 	if err != nil {
@@ -86,6 +86,11 @@ type supervisor struct {
 	racy  bool     // tests only: check, then let the kernel continue
 	self  sync.Map // tids of our threads inside a supervised call
 	umask sync.Once
+	// confined hands calls to idle threads restricted by Rules.Confine.
+	confined chan job
+	// roots are Rules.Names' roots by inode (rootIDs).
+	roots     map[fileID]string
+	rootsOnce sync.Once
 }
 
 func (s *supervisor) loop(ctx context.Context, wakeR int) error {

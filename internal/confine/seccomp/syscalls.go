@@ -80,6 +80,10 @@ var syscallsAMD64 = map[string]int{
 	"rename":            82,
 	"renameat":          264,
 	"renameat2":         316,
+	"truncate":          76,
+	"unlink":            87,
+	"unlinkat":          263,
+	"rmdir":             84,
 }
 
 // arm64 has no iopl or ioperm.
@@ -148,4 +152,6 @@ var syscallsARM64 = map[string]int{
 	"linkat":            37,
 	"renameat":          38,
 	"renameat2":         276,
+	"truncate":          45,
+	"unlinkat":          35,
 }

@@ -67,6 +67,12 @@ func entries(opts Options) []entry {
 		for _, name := range creating {
 			out = append(out, entry{name, "notify"})
 		}
+		if opts.GuardWrite {
+			out = append(out, entry{"truncate", "notify"})
+		}
+		if opts.GuardRemove {
+			out = append(out, entry{"unlink", "notify"}, entry{"unlinkat", "notify"}, entry{"rmdir", "notify"})
+		}
 	}
 	return firstWins(out)
 }
