@@ -47,8 +47,8 @@ func TestDoctorWithoutNamespaces(t *testing.T) {
 // "confined"). Everything is judged afterwards from the host.
 const escapeScript = `
 cd /ws
-mkdir -p ro den .git src
-echo secret > den/s
+mkdir -p ro .git src /srv/den
+echo secret > /srv/den/s
 echo '[core]' > .git/config
 echo v > /data/victim; echo v > /data/ctl-victim
 /bin/attack listen /srv/host.sock /out/host-mark > /out/l1.txt 2>&1 &
@@ -65,7 +65,7 @@ sleep 1
 /bin/attack unix @rfprobe-$$ control > /out/c-abs.txt
 /bin/attack stop $L1 > /out/c-stop.txt
 /bin/attack write /ws/.mcp.json x > /out/c-mcp.txt && rm /ws/.mcp.json
-R="/bin/ringfence run -q --backend landlock --root /ws --read-only /ws/ro --deny /ws/den --"
+R="/bin/ringfence run -q --backend landlock --root /ws --read-only /ws/ro --deny /srv/den --"
 $R /bin/attack write /data/outside x > /out/outside.txt 2>&1
 $R /bin/attack write /ws/.git/config evil > /out/gitconfig.txt 2>&1
 $R /bin/attack write /ws/.mcp.json evil > /out/mcp.txt 2>&1
@@ -78,6 +78,7 @@ $R /bin/attack unix /srv/host.sock confined > /out/host.txt 2>&1
 $R /bin/attack unix /ws/ide.sock confined > /out/ide.txt 2>&1
 $R /bin/attack unix @rfprobe-$$ confined > /out/abs.txt 2>&1
 $R /bin/attack stop $L1 > /out/stop.txt 2>&1
+$R /bin/cat /srv/den/s > /out/den.txt 2>&1
 $R /bin/attack write /ws/ok.txt fine > /out/ok.txt 2>&1
 echo done
 `
@@ -148,6 +149,7 @@ func (b *box) judge(t *testing.T, victim string) {
 	refused("connect a host-bound socket in the workspace", "out/ide.txt", b.contains("out/ide-mark", "confined"))
 	refused("connect a host abstract socket", "out/abs.txt", b.contains("out/abs-mark", "confined"))
 	refused("signal a process outside", "out/stop.txt", b.contains("out/stop.txt", "ok"))
+	refused("read a denied path", "out/den.txt", b.contains("out/den.txt", "secret"))
 	if !b.contains("ws/ok.txt", "fine") {
 		out, _ := os.ReadFile(b.path("out/ok.txt"))
 		t.Errorf("ordinary write in the workspace failed under the landlock backend: %s", out)

@@ -30,7 +30,7 @@ func NewPlan(p *policy.Policy) Plan {
 	roots := p.WritableRoots()
 	ll.Write = append(append(ll.Write, devFiles...), roots.Roots...)
 	readOnly, denied := splitCarveOuts(p, explicitCarveOuts(p, roots.Denied))
-	ll.Carved = denied
+	ll.Carved = append(denied, deniedInside(p, roots.Roots, denied)...)
 	if p.Baseline == policy.Read {
 		ll.Read = []string{"/"}
 	}
@@ -99,6 +99,32 @@ func guardedProtected(p *policy.Policy, roots []string) []string {
 		}
 	}
 	return out
+}
+
+// deniedInside are the denied layers inside a writable root that denied
+// (the outermost carve-outs) does not already cover: a deny nested in a
+// read-only carve-out (the ringfence config dir inside a read-only
+// ~/.config, with the workspace at ~). The read-only carve-out is held by
+// the guard, not by Landlock, so the writable root's grant would read
+// through to the denied path unless it is carved here too.
+func deniedInside(p *policy.Policy, roots, denied []string) []string {
+	var out []string
+	for _, l := range p.Layers {
+		if l.Access != policy.Deny || coveredBy(denied, l.Path) || !coveredBy(roots, l.Path) {
+			continue
+		}
+		out = append(out, l.Path)
+	}
+	return out
+}
+
+func coveredBy(dirs []string, path string) bool {
+	for _, d := range dirs {
+		if policy.Contains(d, path) {
+			return true
+		}
+	}
+	return false
 }
 
 // explicitCarveOuts keeps the carve-outs a person asked for (a --read-only

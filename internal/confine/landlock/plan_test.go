@@ -1,6 +1,7 @@
 package landlock
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +103,23 @@ func TestKeepExisting(t *testing.T) {
 	}
 	if plan := KeepExisting(p, NewPlan(p), func(string) bool { return false }); len(plan.Seccomp.Protected) != 0 || plan.Seccomp.GuardRemove {
 		t.Fatalf("missing ones must stay with the name guard (git init): %+v", plan.Seccomp)
+	}
+}
+
+// A deny nested in a read-only carve-out inside a writable root (the
+// ringfence config dir in a read-only ~/.config, with the workspace at ~)
+// is carved from the root's grant: the read-only parent is held by the
+// guard, not Landlock, so without this the root's grant reads through.
+func TestDenyNestedInReadOnlyIsCarved(t *testing.T) {
+	d := policy.AgentDefaults()
+	d.Root, d.TempDir = "/home/u", "/tmp/rf"
+	d.Restrictions = []policy.Entry{{Path: "/home/u/.config", Access: policy.Read}, {Path: "/home/u/.config/ringfence", Access: policy.Deny}}
+	p, err := policy.Resolve(policy.Request{}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := NewPlan(p)
+	if !slices.Contains(plan.Landlock.Carved, "/home/u/.config/ringfence") {
+		t.Fatalf("the nested deny is not carved from the writable root: %+v", plan.Landlock)
 	}
 }

@@ -21,15 +21,19 @@ import (
 
 var errNoScopes = errors.New("this kernel's Landlock has no scopes (ABI < 6)")
 
-// stopTreeScript first tries to stop its init (recording whether kill
-// succeeded), then starts a background child and a setsid'd daemon, and
-// records the host pids of all three.
+// stopTreeScript starts a background child and a setsid'd daemon, records
+// the host pids of all three, then tries to stop its init (recording
+// whether kill succeeded). The record of the stop goes through a
+// descriptor opened before it: opening a file for writing is a call the
+// init's guard answers, and a stopped init answers none.
 const stopTreeScript = `
-echo $PPID > "$D/init"; kill -STOP $PPID; echo $? > "$D/stop"
+echo $PPID > "$D/init"
 read top _ < /proc/self/stat; echo $top > "$D/top"
 sh -c 'read p _ < /proc/self/stat; echo $p > "$D/child"; exec sleep 1000' &
 ( setsid sh -c 'read p _ < /proc/self/stat; echo $p > "$D/daemon"; exec sleep 1000' </dev/null >/dev/null 2>&1 & )
 while [ ! -s "$D/child" ] || [ ! -s "$D/daemon" ]; do sleep 0.01; done
+exec 3>"$D/stop"
+kill -STOP $PPID; echo $? >&3
 sleep 1000
 `
 
