@@ -75,6 +75,9 @@ type Limits struct {
 	MemoryBytes int64         `json:"memoryBytes,omitempty"`
 	Processes   int           `json:"processes,omitempty"`
 	CPUTime     time.Duration `json:"cpuTime,omitempty"`
+	// ScratchBytes bounds each private tmpfs of the view (/tmp, /dev/shm);
+	// zero is the backend's default, min(1 GiB, RAM/4), never unbounded.
+	ScratchBytes int64 `json:"scratchBytes,omitempty"`
 }
 
 // Policy is the complete, resolved policy for one call. Nothing below

@@ -42,9 +42,13 @@ func TestNewPlan(t *testing.T) {
 		p    *policy.Policy
 		want []string
 	}{
-		{"read-only: scratch read-only, nothing bound",
+		{"read-only: scratch read-only; the root under /tmp still shown, read-only",
 			pol(policy.ReadOnly, policy.Read),
-			[]string{"proc /proc", "dev /dev ro", "tmpfs /tmp ro"}},
+			[]string{"proc /proc", "dev /dev ro", "tmpfs /tmp ro", "bind-ro /tmp/ws"}},
+		{"a named path under /tmp is shown even at the baseline's access",
+			pol(policy.ReadOnly, policy.Read, layer("/tmp/x", policy.Read, policy.FromDeployment),
+				layer("/tmp/x/secret", policy.Deny, policy.FromDeployment)),
+			[]string{"proc /proc", "dev /dev ro", "tmpfs /tmp ro", "bind-ro /tmp/ws", "bind-ro /tmp/x", "mask /tmp/x/secret"}},
 		{"workspace under /tmp lands on the private /tmp; protected over it; pins last",
 			pol(policy.WorkspaceWrite, policy.Read,
 				layer("/tmp/ws", policy.Write, policy.FromMode),
@@ -62,7 +66,7 @@ func TestNewPlan(t *testing.T) {
 				layer("/srv", policy.Read, policy.FromDeployment),
 				layer("/srv/private", policy.Deny, policy.FromDeployment),
 				layer("/srv/private/pub", policy.Read, policy.FromDeployment)),
-			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "mask /srv/private", "bind-ro /srv/private/pub"}},
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "bind-ro /tmp/ws", "mask /srv/private", "bind-ro /srv/private/pub"}},
 		{"allow-list baseline: empty base, reads bound",
 			pol(policy.WorkspaceWrite, policy.Deny,
 				layer("/usr", policy.Read, policy.FromDeployment),
