@@ -61,7 +61,8 @@ func (l *Local) confine(argv []string, dir string, env []string, pol *policy.Pol
 	if l.provider == nil {
 		return nil, &confine.UnavailableError{Tried: []string{"none"}, Reasons: []string{"no backend selected"}}
 	}
-	return l.provider.Confine(confine.Request{Argv: argv, Dir: dir, Env: env, Policy: pol})
+	return l.provider.Confine(confine.Request{Argv: argv, Dir: dir, Env: env, Policy: pol,
+		MountPath: l.cfg.MountPath, Home: l.home})
 }
 
 func unconfined(argv []string, dir string, env []string) *confine.Cmd {
@@ -78,6 +79,9 @@ func unconfined(argv []string, dir string, env []string) *confine.Cmd {
 // then the call's own. The host's environment never enters.
 func (l *Local) env(extra map[string]string) []string {
 	vars := map[string]string{"PATH": DefaultPath}
+	if l.homeDir != "" {
+		vars["HOME"] = l.homeDir
+	}
 	for k, v := range l.cfg.Env {
 		vars[k] = v
 	}

@@ -33,8 +33,12 @@ type Config struct {
 	// MaxOutput bounds each captured output stream; zero is 1 MiB.
 	MaxOutput int64
 	// Env is the base environment every command gets. PATH defaults to
-	// DefaultPath; nothing from the host's environment is passed through.
+	// DefaultPath, HOME to the home directory; nothing from the host's
+	// environment is passed through.
 	Env map[string]string
+	// Home is how commands see the user's home: by default the real files
+	// to read, writes kept in a private layer per workspace.
+	Home HomeConfig
 }
 
 // DefaultPath is the PATH a command gets when the configuration sets none.
@@ -49,6 +53,9 @@ type Local struct {
 	ws       *workspace.Workspace
 	tempDir  string
 	once     sync.Once
+	home     *confine.Home // the private home layer, or nil
+	homeDir  string        // HOME for commands, or ""
+	homeNote string        // why there is no home layer, when one was wanted
 }
 
 // New prepares a sandbox over cfg.Root. It creates a private temp dir (the
@@ -74,7 +81,15 @@ func New(cfg Config) (*Local, error) {
 	if d.ReadFile == nil {
 		d.ReadFile = os.ReadFile
 	}
-	l := &Local{cfg: cfg, defaults: d, provider: provider, tempDir: tmp}
+	home, note, err := setupHome(cfg.Home, root, &d)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	l := &Local{cfg: cfg, defaults: d, provider: provider, tempDir: tmp, home: home, homeNote: note}
+	if home != nil {
+		l.homeDir = home.Dir
+	}
 	pol, err := policy.Resolve(policy.Request{}, d)
 	if err == nil {
 		l.ws, err = workspace.New(pol, workspace.Options{MountPath: cfg.MountPath})

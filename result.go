@@ -70,9 +70,12 @@ func (l *Local) enforcement(cmd *confine.Cmd, res run.Resources) Enforcement {
 	if res == "" {
 		res = run.ResourcesNone
 	}
-	reasons := make([]string, len(cmd.Enforcement.Reasons))
-	for i, r := range cmd.Enforcement.Reasons {
-		reasons[i] = l.scrubHostPaths(r)
+	reasons := make([]string, 0, len(cmd.Enforcement.Reasons)+1)
+	for _, r := range cmd.Enforcement.Reasons {
+		reasons = append(reasons, l.scrubHostPaths(r))
+	}
+	if l.homeNote != "" && cmd.Backend != "none" {
+		reasons = append(reasons, "home: "+l.scrubHostPaths(l.homeNote))
 	}
 	return Enforcement{
 		Files: string(cmd.Enforcement.Files), Network: string(cmd.Enforcement.Network),

@@ -80,6 +80,9 @@ type Limits struct {
 	ScratchBytes int64 `json:"scratchBytes,omitempty"`
 }
 
+// MaxDefaultScratch caps the default size of a private tmpfs (1 GiB).
+const MaxDefaultScratch = 1 << 30
+
 // Policy is the complete, resolved policy for one call. Nothing below
 // Resolve re-defaults any of it: a backend enforces exactly this or refuses.
 type Policy struct {

@@ -1,7 +1,6 @@
 package confine
 
-// MaxDefaultScratch caps the default size of a private tmpfs.
-const MaxDefaultScratch = 1 << 30
+import "github.com/ringfence/ringfence/policy"
 
 // ScratchSize is the size of each private tmpfs (/tmp, /dev/shm) of a
 // view: the policy's limit when set, else min(1 GiB, RAM/4). A tmpfs left
@@ -12,7 +11,7 @@ func ScratchSize(limit, ram int64) int64 {
 	if limit > 0 {
 		return limit
 	}
-	size := int64(MaxDefaultScratch)
+	size := int64(policy.MaxDefaultScratch)
 	if ram > 0 && ram/4 < size {
 		size = ram / 4
 	}

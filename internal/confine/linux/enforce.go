@@ -20,7 +20,7 @@ import (
 func Guard(plan Plan, exists func(string) bool) Plan {
 	for _, c := range plan.CarveOuts {
 		if !exists(c) {
-			plan.Seccomp.Protected = plan.CarveOuts
+			plan.Seccomp.Protected = plan.Mount.all(plan.CarveOuts)
 			break
 		}
 	}
@@ -35,10 +35,12 @@ func Enforce(p *policy.Policy, plan Plan, exists func(string) bool) confine.Enfo
 	guarded := seccomp.Protect(plan.Seccomp.Protected)
 	var missing []string
 	for _, op := range plan.View.Ops {
-		if (op.Kind == initproc.BindRO || op.Kind == initproc.Mask) && op.Protected && !exists(op.Target) && !guarded.Covers(op.Target) {
-			missing = append(missing, relTo(p.Root, op.Target))
+		host := plan.hostPath(op)
+		if (op.Kind == initproc.BindRO || op.Kind == initproc.Mask) && op.Protected && !exists(host) && !guarded.Covers(op.Target) {
+			missing = append(missing, relTo(p.Root, host))
 		}
 	}
+
 	if len(missing) > 0 {
 		e.Files = confine.FilesPartial
 		e.Reasons = append(e.Reasons, "protected paths that do not exist yet can be created: "+strings.Join(missing, ", "))
@@ -60,4 +62,13 @@ func relTo(root, path string) string {
 		return rest
 	}
 	return path
+}
+
+// hostPath is the host path an op stands for: its source (layer ops keep
+// it, masks included), else its target.
+func (plan Plan) hostPath(op initproc.Op) string {
+	if op.Source != "" {
+		return op.Source
+	}
+	return op.Target
 }

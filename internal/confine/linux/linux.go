@@ -92,11 +92,17 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err := p.Available(); err != nil {
 		return nil, err
 	}
-	plan := Guard(NewPlan(pol), exists)
+	vo := ViewOptions{MountPath: req.MountPath, Home: req.Home,
+		ScratchBytes: confine.ScratchSize(pol.Limits.ScratchBytes, confine.HostRAM())}
+	if err := checkMountPath(pol, req.MountPath); err != nil {
+		return nil, err
+	}
+	plan := Guard(NewPlanWith(pol, vo), exists)
 	dir := req.Dir
 	if dir == "" {
 		dir = pol.Root
 	}
+	dir = plan.Mount.View(dir)
 	spec := &initproc.Spec{
 		Argv: req.Argv, Dir: dir, Env: req.Env,
 		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",

@@ -1,7 +1,9 @@
 package linux
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
@@ -100,7 +102,7 @@ func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
 	for _, s := range pending {
 		plan.View.Ops = append(plan.View.Ops, s.op)
 	}
-	if plan.Mount.Active() && p.Baseline != policy.Deny && !policy.Contains("/tmp", p.Root) {
+	if plan.Mount.Active() && p.Baseline != policy.Deny {
 		// Instead, not as well: the real path of the workspace shows
 		// nothing, so no host path leaks and nothing written there could
 		// be mistaken for the workspace.
@@ -214,9 +216,7 @@ func layerOp(p *policy.Policy, layers []policy.Layer, i int, sys []sysOp, m Rema
 	case policy.Read:
 		op.Kind = initproc.BindRO
 	default:
-		op.Kind = initproc.Mask
-		op.Source = ""
-		op.Protected = l.Origin == policy.FromProtected
+		op.Kind = initproc.Mask // Source kept: Enforce checks the host path
 	}
 	return op, true
 }
@@ -321,4 +321,39 @@ func landlockFor(p *policy.Policy, scratchRO bool, home string, m Remap) initpro
 func seccompFor(p *policy.Policy, m Remap) initproc.Seccomp {
 	allow := append([]string{"/tmp"}, m.all(p.WritableRoots().Roots)...)
 	return initproc.Seccomp{DenyUnixConnect: true, AllowUnix: append(allow, p.UnixSockets...)}
+}
+
+// reservedMounts are where a workspace may never be shown: the view's own
+// mounts and the system directories every program needs.
+var reservedMounts = []string{"/proc", "/dev", "/sys", "/tmp", "/usr", "/bin", "/sbin",
+	"/lib", "/lib32", "/lib64", "/libx32", "/etc", "/run", "/var", "/boot"}
+
+// checkMountPath refuses a mount path the view cannot honour: not
+// absolute and clean, the root of everything, over a system directory, or
+// holding a layer from outside the workspace (its content would be
+// shadowed by the workspace).
+func checkMountPath(p *policy.Policy, mount string) error {
+	if mount == "" || mount == p.Root {
+		return nil
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("%w: mount path %q %s", policy.ErrPolicy, mount, why)
+	}
+	if !strings.HasPrefix(mount, "/") || policy.Clean(mount) != mount || mount == "/" {
+		return bad("must be an absolute, clean path other than /")
+	}
+	if policy.Contains(p.Root, mount) || policy.Contains(mount, p.Root) {
+		return bad("overlaps the workspace's real path")
+	}
+	for _, r := range reservedMounts {
+		if policy.Contains(r, mount) || policy.Contains(mount, r) {
+			return bad("would cover the system directory " + r)
+		}
+	}
+	for _, l := range p.Layers {
+		if policy.Contains(mount, l.Path) && !policy.Contains(p.Root, l.Path) {
+			return bad("holds " + l.Path + ", which is outside the workspace")
+		}
+	}
+	return nil
 }
