@@ -1,7 +1,6 @@
 package ringfence
 
 import (
-	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/run"
@@ -88,12 +87,11 @@ func (l *Local) enforcement(cmd *confine.Cmd, res run.Resources) Enforcement {
 // a host path.
 func (l *Local) scrubHostPaths(s string) string {
 	if l.tempDir != "" {
-		s = strings.ReplaceAll(s, l.tempDir, l.modelPath(l.tempDir))
+		s = outcome.ReplacePath(s, l.tempDir, l.modelPath(l.tempDir))
 	}
-	if l.defaults.Root == "/" {
-		return s // every path is "under" /: nothing to hide, and nothing to rewrite
-	}
-	return strings.ReplaceAll(s, l.defaults.Root, l.cfg.MountPath)
+	// At path boundaries only: "/ws-backup" is another directory. A root
+	// of "/" is left alone (every path is "under" it).
+	return outcome.ReplacePath(s, l.defaults.Root, l.cfg.MountPath)
 }
 
 func outputCeiling(ro run.Options) int64 {
