@@ -31,7 +31,7 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 		Kind: string(cls.Kind), ExitCode: cls.ExitCode, Signal: cls.Signal,
 		Stdout: string(res.Stdout), Stderr: string(res.Stderr),
 		TimedOut: res.TimedOut, DurationMs: res.DurationMs,
-		Backend: cmd.Backend, Enforcement: l.enforcement(cmd, res.Resources),
+		Backend: cmd.Backend, Enforcement: l.enforcement(cmd, pol, res.Resources),
 		Breach:     string(res.Breach),
 		Violations: nc.ScrubViolations(cls.Violations),
 		Narration:  outcome.Narrate(oc, nc),
@@ -57,7 +57,7 @@ func (l *Local) startFailure(cmd *confine.Cmd, pol *policy.Policy, err error) *E
 	oc := outcome.FromExec(cls, ev, outcome.ExecLimits{}, nc)
 	return &ExecResult{
 		Kind: string(cls.Kind), Backend: cmd.Backend,
-		Enforcement: l.enforcement(cmd, ""),
+		Enforcement: l.enforcement(cmd, pol, ""),
 		Violations:  []outcome.Violation{},
 		Narration:   outcome.Narrate(oc, nc),
 		Outcome:     oc,
@@ -65,7 +65,7 @@ func (l *Local) startFailure(cmd *confine.Cmd, pol *policy.Policy, err error) *E
 	}
 }
 
-func (l *Local) enforcement(cmd *confine.Cmd, res run.Resources) Enforcement {
+func (l *Local) enforcement(cmd *confine.Cmd, pol *policy.Policy, res run.Resources) Enforcement {
 	if res == "" {
 		res = run.ResourcesNone
 	}
@@ -78,7 +78,7 @@ func (l *Local) enforcement(cmd *confine.Cmd, res run.Resources) Enforcement {
 	}
 	return Enforcement{
 		Files: string(cmd.Enforcement.Files), Network: string(cmd.Enforcement.Network),
-		Resources: string(res), Reasons: reasons,
+		Resources: string(res), Reasons: reasons, Scratch: scratchFate(cmd.Backend, pol.Mode),
 	}
 }
 
@@ -99,4 +99,17 @@ func outputCeiling(ro run.Options) int64 {
 		return ro.MaxStdout
 	}
 	return run.DefaultMaxOutput
+}
+
+// scratchFate is what becomes of a write to /tmp (outside $TMPDIR) under
+// backend and mode: the mount-namespace backends give a private tmpfs,
+// thrown away at the end (the linux backend's is read-only in read-only mode).
+func scratchFate(backend string, mode policy.Mode) string {
+	switch {
+	case backend != "linux" && backend != "bwrap":
+		return "host"
+	case mode == policy.WorkspaceWrite || backend == "bwrap": // bwrap's --tmpfs is always writable
+		return "discarded"
+	}
+	return "read-only"
 }
