@@ -1,7 +1,6 @@
 package ringfence
 
 import (
-
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/internal/status"
