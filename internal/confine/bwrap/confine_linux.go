@@ -31,7 +31,8 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		return nil, err
 	}
 	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
-		SuperviseUnix: p.host.notify && !p.opts.NoSupervise}
+		SuperviseUnix: p.host.notify && !p.opts.NoSupervise,
+		ScratchBytes:  confine.ScratchSize(req.Policy.Limits.ScratchBytes, confine.HostRAM())}
 	if p.opts.NoExpand {
 		o.List = nil
 	}

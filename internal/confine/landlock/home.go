@@ -7,46 +7,6 @@ import (
 	"github.com/ringfence/ringfence/policy"
 )
 
-// cacheVars are the toolchain cache variables pointed at the workspace's
-// private cache directory, relative to it. Home stays read-only here (no
-// mount namespace, so no overlay): without these, `go build` fails writing
-// ~/.cache/go-build and npm writing ~/.npm. GOMODCACHE is left alone: the
-// host's module cache is read, which works offline and for every module
-// already there; a download into it is refused (read-only), as it would
-// be a write to the real home.
-var cacheVars = [][2]string{
-	{"XDG_CACHE_HOME", ""},
-	{"GOCACHE", "go-build"},
-	{"npm_config_cache", "npm"},
-	{"YARN_CACHE_FOLDER", "yarn"},
-	{"PIP_CACHE_DIR", "pip"},
-}
-
-// homeEnv returns env with the cache variables pointed under cache, each
-// only where the caller did not set it, and the names it set.
-func homeEnv(env []string, cache string) ([]string, []string) {
-	have := map[string]bool{}
-	for _, kv := range env {
-		if k, _, ok := strings.Cut(kv, "="); ok {
-			have[k] = true
-		}
-	}
-	out := append([]string(nil), env...)
-	var set []string
-	for _, v := range cacheVars {
-		if have[v[0]] {
-			continue
-		}
-		dir := cache
-		if v[1] != "" {
-			dir += "/" + v[1]
-		}
-		out = append(out, v[0]+"="+dir)
-		set = append(set, v[0])
-	}
-	return out, set
-}
-
 // withHome adds the home cache to the plan: the cache directory writable,
 // ringfence's state (other workspaces' layers) unreadable.
 func withHome(plan Plan, p *policy.Policy, h *confine.Home) Plan {

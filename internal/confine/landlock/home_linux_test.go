@@ -17,7 +17,7 @@ import (
 )
 
 func TestHomeEnv(t *testing.T) {
-	env, set := homeEnv([]string{"PATH=/bin", "GOCACHE=/mine"}, "/s/cache")
+	env, set := confine.CacheEnv([]string{"PATH=/bin", "GOCACHE=/mine"}, "/s/cache")
 	want := []string{"PATH=/bin", "GOCACHE=/mine", "XDG_CACHE_HOME=/s/cache", "npm_config_cache=/s/cache/npm",
 		"YARN_CACHE_FOLDER=/s/cache/yarn", "PIP_CACHE_DIR=/s/cache/pip"}
 	if d := cmp.Diff(want, env); d != "" {

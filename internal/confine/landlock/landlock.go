@@ -83,7 +83,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	env, set := req.Env, []string(nil)
 	if req.Home != nil && req.Home.Cache != "" {
-		env, set = homeEnv(req.Env, req.Home.Cache)
+		env, set = confine.CacheEnv(req.Env, req.Home.Cache)
 	}
 	spec := &initproc.Spec{Argv: req.Argv, Dir: dir, Env: env,
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true}
