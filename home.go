@@ -1,6 +1,7 @@
 package ringfence
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -11,9 +12,12 @@ import (
 
 // HomeConfig is how commands see the user's home.
 type HomeConfig struct {
-	// Off leaves home as the policy says (read-only under the usual
-	// deny-list): no private layer, no HOME set.
-	Off bool
+	// On gives commands HOME and a private layer over it: the real files
+	// to read, writes kept per workspace under StateDir. Off (the library's
+	// default: a library should not write the user's state directory
+	// unasked), home is as the policy says, read-only under the usual
+	// deny-list. The CLI and the MCP server turn it on.
+	On bool
 	// Dir is the home directory; "" is $HOME (else the user database's).
 	Dir string
 	// StateDir is ringfence's state directory; "" is
@@ -30,7 +34,7 @@ type HomeConfig struct {
 // cannot be prepared is not an error: home stays as the policy says
 // (read-only), which is the safe side, and the reason is returned.
 func setupHome(cfg HomeConfig, root string, d *policy.Defaults) (*confine.Home, string, error) {
-	if cfg.Off {
+	if !cfg.On {
 		return nil, "", nil
 	}
 	home := cfg.Dir
@@ -64,4 +68,37 @@ func setupHome(cfg HomeConfig, root string, d *policy.Defaults) (*confine.Home, 
 	}
 	return &confine.Home{Dir: home, Upper: layer.Upper, Work: layer.Work, Cache: layer.Cache,
 		Hide: []string{state}}, "", nil
+}
+
+// ClearHome drops the private home layer of the workspace at root (its
+// toolchain caches and everything commands wrote under home), or every
+// workspace's when root is "". It returns the directory removed.
+func ClearHome(cfg HomeConfig, root string) (string, error) {
+	state := cfg.StateDir
+	if state == "" {
+		home := cfg.Dir
+		if home == "" {
+			var err error
+			if home, err = os.UserHomeDir(); err != nil {
+				return "", fmt.Errorf("ringfence: no home directory: %w", err)
+			}
+		}
+		if real, err := filepath.EvalSymlinks(home); err == nil {
+			home = real
+		}
+		var err error
+		if state, err = homestate.StateRoot(os.Getenv, home); err != nil {
+			return "", fmt.Errorf("ringfence: %w", err)
+		}
+	}
+	dir := filepath.Join(state, "home")
+	if root != "" {
+		canon, err := canonicalRoot(root)
+		if err != nil {
+			return "", err
+		}
+		root = canon
+		dir = homestate.LayerFor(state, root).Dir
+	}
+	return dir, homestate.Clear(state, root)
 }

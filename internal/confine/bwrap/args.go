@@ -48,6 +48,10 @@ type ArgOptions struct {
 	// sandbox-private, or when the policy names it; every other one is a
 	// host socket and refused.
 	SuperviseUnix bool
+	// ListRoot lists the host's root to build a root of per-entry binds
+	// when the workspace is shown at a mount path; nil: List is used, and
+	// with neither the workspace stays at its real path (reported).
+	ListRoot ListFunc
 	// ScratchBytes sizes the private /tmp and /dev/shm (--size); 0 leaves
 	// bwrap's default (the kernel's: half the RAM).
 	ScratchBytes int64

@@ -26,11 +26,14 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if req.Policy == nil || !req.Policy.Confining() {
 		return nil, check(req.Policy, req, ArgOptions{})
 	}
+	if err := confine.CheckMountPath(req.Policy, req.MountPath); err != nil {
+		return nil, err
+	}
 	filter, err := seccompFilter()
 	if err != nil {
 		return nil, err
 	}
-	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
+	o := ArgOptions{Stat: Stat, List: List, ListRoot: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
 		SuperviseUnix: p.host.notify && !p.opts.NoSupervise,
 		ScratchBytes:  confine.ScratchSize(req.Policy.Limits.ScratchBytes, confine.HostRAM())}
 	if p.opts.NoExpand {

@@ -17,10 +17,17 @@ type remap struct{ from, to string }
 // from (bwrap cannot make a mountpoint in a read-only bind of the host's
 // root, so the root becomes a tmpfs of per-entry binds).
 func remapFor(p *policy.Policy, req confine.Request, opts ArgOptions) remap {
-	if req.MountPath == "" || req.MountPath == p.Root || opts.List == nil || p.Root == "" {
+	if req.MountPath == "" || req.MountPath == p.Root || rootLister(opts) == nil || p.Root == "" {
 		return remap{}
 	}
 	return remap{from: p.Root, to: req.MountPath}
+}
+
+func rootLister(opts ArgOptions) ListFunc {
+	if opts.ListRoot != nil {
+		return opts.ListRoot
+	}
+	return opts.List
 }
 
 func (m remap) active() bool { return m.from != "" }

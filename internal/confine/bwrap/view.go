@@ -62,7 +62,7 @@ func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, e
 		v.applied = append(v.applied, applied{"/", masked})
 		v.remount = append(v.remount, "/")
 	case v.m.active():
-		if err := v.synthRoot(opts.List); err != nil {
+		if err := v.synthRoot(rootLister(opts)); err != nil {
 			return nil, fmt.Errorf("bwrap: cannot list the root: %w", err)
 		}
 	default:
@@ -146,7 +146,7 @@ func (v *view) apply(p *policy.Policy, s step, opts ArgOptions) error {
 		return nil
 	}
 	was := v.before(s.path)
-	moved := v.m.active() && s.path == p.Root
+	moved := v.m.active() && s.path == p.Root && !v.appliedAt(s.path)
 	if s.access == policy.Write && opts.List != nil {
 		if done, err := v.expandIfNeeded(p, s.path, opts); done || err != nil {
 			return err
@@ -314,4 +314,14 @@ func (v *view) socketRules(p *policy.Policy) []string {
 		out = append(out, "+"+policy.Clean(s))
 	}
 	return out
+}
+
+// appliedAt reports whether a step was already applied at exactly path.
+func (v *view) appliedAt(path string) bool {
+	for _, a := range v.applied {
+		if a.path == path {
+			return true
+		}
+	}
+	return false
 }

@@ -94,7 +94,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	vo := ViewOptions{MountPath: req.MountPath, Home: req.Home,
 		ScratchBytes: confine.ScratchSize(pol.Limits.ScratchBytes, confine.HostRAM())}
-	if err := checkMountPath(pol, req.MountPath); err != nil {
+	if err := confine.CheckMountPath(pol, req.MountPath); err != nil {
 		return nil, err
 	}
 	plan := Guard(NewPlanWith(pol, vo), exists)
