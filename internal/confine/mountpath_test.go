@@ -20,4 +20,3 @@ func TestMountPathRefused(t *testing.T) {
 		}
 	}
 }
-
