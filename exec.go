@@ -142,8 +142,10 @@ func (l *Local) modelPath(host string) string {
 		return l.cfg.MountPath
 	case strings.HasPrefix(host, l.defaults.Root+"/"):
 		return l.cfg.MountPath + host[len(l.defaults.Root):]
+	case host == l.tempDir && strings.HasPrefix(host, "/tmp/"):
+		return "/tmp"
 	case host == l.tempDir:
-		return filepath.Join(os.TempDir())
+		return "$TMPDIR" // not under /tmp: its host path is not shown
 	}
 	return host
 }

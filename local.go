@@ -72,7 +72,7 @@ func New(cfg Config) (*Local, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "ringfence-tmp-")
+	tmp, err := privateTempDir()
 	if err != nil {
 		return nil, fmt.Errorf("ringfence: private temp dir: %w", err)
 	}
@@ -208,4 +208,16 @@ func cutMount(p, mount string) (string, bool) {
 		return p[len(mount)+1:], true
 	}
 	return "", false
+}
+
+// privateTempDir makes the private temp dir under /tmp whatever the host's
+// TMPDIR says: the sandboxes show it inside their private /tmp, so a
+// command sees a /tmp path, never a host one (a TMPDIR under the user's
+// home would name the home in every path a tool prints). Only when /tmp
+// cannot be written is the host's TMPDIR used.
+func privateTempDir() (string, error) {
+	if tmp, err := os.MkdirTemp("/tmp", "ringfence-tmp-"); err == nil {
+		return tmp, nil
+	}
+	return os.MkdirTemp("", "ringfence-tmp-")
 }
