@@ -84,6 +84,9 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	switch f.home {
 	case "private":
 		home.On, home.Share = true, f.homeShare
+		if out.file != nil {
+			home.Share = append(append([]string(nil), out.file.HomeLayer.Share...), f.homeShare...)
+		}
 	case "read-only":
 		if len(f.homeShare) > 0 {
 			return nil, fmt.Errorf("--home-share needs --home private")

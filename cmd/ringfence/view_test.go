@@ -224,3 +224,44 @@ func TestRunTmpSize(t *testing.T) {
 		})
 	}
 }
+
+// [home] share opts a cache into sharing with the host (linux: bound over
+// the private layer); a directory of programs is refused before anything
+// runs. [limits] tmp_size bounds the private /tmp.
+func TestPolicyFileHomeShareAndTmpSize(t *testing.T) {
+	needBackend(t, "linux")
+	home := os.Getenv("HOME")
+	shared := filepath.Join(home, ".cache", "go-build")
+	if err := os.MkdirAll(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws := workspace(t)
+	pf := filepath.Join(t.TempDir(), "p.toml")
+	write := func(s string) {
+		if err := os.WriteFile(pf, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("mode = \"workspace-write\"\n[home]\nshare = [\"~/.cache/go-build\"]\n[limits]\ntmp_size = \"1M\"\n")
+	code, res := runJSON(t, ws, "--backend", "linux", "--policy", pf, "--", "sh", "-c",
+		`echo shared > ~/.cache/go-build/from-sandbox && echo private > ~/.profile-x; dd if=/dev/zero of=/tmp/f bs=1M count=4 2>&1; true`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, res.Stdout, res.Stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(shared, "from-sandbox")); err != nil || string(b) != "shared\n" {
+		t.Fatalf("the shared cache did not get the write: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".profile-x")); err == nil {
+		t.Fatal("a write outside the shared cache reached the real home")
+	}
+	if !strings.Contains(res.Stdout, "No space left") {
+		t.Fatalf("tmp_size did not bound /tmp: %s", res.Stdout)
+	}
+	for _, bad := range []string{"~/.cargo/bin", "~/.local/bin", "~/.bashrc", "~/bin/x", "/etc", "~/.cache"} {
+		write("[home]\nshare = [\"" + bad + "\"]\n")
+		code, out, errOut := cli(t, ws, "", "run", "--backend", "linux", "--policy", pf, "--", "true")
+		if code == 0 || !strings.Contains(errOut, "home share") {
+			t.Errorf("share %s: exit %d %s %s", bad, code, out, errOut)
+		}
+	}
+}
