@@ -77,7 +77,11 @@ func ownDir(d string) error {
 
 // Clear removes the layer of the workspace at root, or every layer when
 // root is "". A missing layer is no error. The overlay's work directory
-// holds entries of mode 000, so permissions are restored first.
+// holds entries of mode 000, so each directory is made 0700 before it is
+// emptied. The walk goes by descriptors, never by path, and never follows
+// a link: a command confined in a running session writes the upper
+// directory and could swap a directory for a link to make a path-based
+// chmod or removal act on a host file.
 func Clear(state, root string) error {
 	dir := filepath.Join(state, "home")
 	if root != "" {
@@ -86,20 +90,7 @@ func Clear(state, root string) error {
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if d != nil && d.IsDir() {
-			_ = os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	// A second pass: directories unreadable before the first chmod.
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if d != nil && d.IsDir() {
-			_ = os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	return os.RemoveAll(dir)
+	return removeAll(dir)
 }
 
 // sharedRefused are home directories whose content is executed or sourced:

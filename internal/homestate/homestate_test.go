@@ -156,3 +156,51 @@ func TestPrepareRefusesUnsafeState(t *testing.T) {
 		}
 	}
 }
+
+// A layer written by a confined command may hold links to host files and
+// directories; clearing it removes the links, never what they point to,
+// and never changes a target's mode. The control shows that a chmod by
+// path (what a path-based walk does) would follow the link.
+func TestClearDoesNotFollowLinks(t *testing.T) {
+	base := t.TempDir()
+	victimDir := filepath.Join(base, "victim")
+	victim := filepath.Join(victimDir, "file")
+	if err := os.MkdirAll(victimDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(base, "state")
+	l, err := Prepare(state, "/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(l.Upper, "f")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victimDir, filepath.Join(l.Upper, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Clear(state, "/w"); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(victim)
+	if err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("the link's target was touched: %v %v", fi, err)
+	}
+	if di, err := os.Stat(victimDir); err != nil || di.Mode().Perm() != 0o755 {
+		t.Fatalf("the linked directory was touched: %v %v", di, err)
+	}
+	// Control: chmod by path follows the link.
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(victim, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(link, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(victim); fi.Mode().Perm() != 0o600 {
+		t.Fatal("control: chmod through a link did not reach the target")
+	}
+}
