@@ -42,17 +42,13 @@ func removeAt(dirfd int, name string, depth int) error {
 	if depth > maxDepth {
 		return fmt.Errorf("layer nested deeper than %d directories", maxDepth)
 	}
-	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
+	// A directory of mode 000 (overlayfs's work directory) can be neither
+	// read nor opened for reading: make it 0700 first, without following
+	// a link (chmodDir), then open it, again without following one.
+	if err := chmodDir(dirfd, name); err != nil {
 		return err
 	}
-	if err := unix.Fchmod(fd, 0o700); err != nil {
-		unix.Close(fd)
-		return err
-	}
-	// Re-open after the chmod: a directory of mode 000 could not be read.
-	rd, err := unix.Openat(fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	unix.Close(fd)
+	rd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err
 	}

@@ -169,6 +169,47 @@ func TestHomeOverlay(t *testing.T) {
 	}
 }
 
+// The denied ~/.ssh cannot be reached through the overlay by moving,
+// linking or copying it, nor the state directory by copying its parent.
+// The control runs the same attacks with ~/.ssh not denied: they do
+// reveal the key, so the checks can fail.
+func TestHomeOverlayAttacks(t *testing.T) {
+	e := inittest.NewEnv(t)
+	h := newFakeHome(t, filepath.Dir(e.Root))
+	home := h.layer(t, e.Root)
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + h.dir}
+	attacks := map[string]string{
+		"rename":   `mv ~/.ssh ~/s2; cat ~/s2/id_ed25519 ~/.ssh/id_ed25519`,
+		"hardlink": `ln ~/.ssh/id_ed25519 ~/k; cat ~/k`,
+		"copy":     `cp -r ~/.ssh ~/c; cat ~/c/id_ed25519`,
+		"rename-parent": `mkdir -p ~/.local; mv ~/.local ~/l2; ls -R ~/l2 ~/.local; cat ~/l2/state/ringfence/home/*/upper/* ` +
+			home.Upper + `/*`,
+		"state-copy": `cp -r ~/.local ~/l3; ls -R ~/l3`,
+	}
+	// Plant a secret in another workspace's layer: it must stay unreadable.
+	other := h.layer(t, "/some/other/ws")
+	if err := os.WriteFile(other.Upper+"/planted", []byte(inittest.Secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, script := range attacks {
+		t.Run(name, func(t *testing.T) {
+			res := runReq(t, confine.Request{Argv: []string{"/bin/sh", "-c", script + "; true"}, Dir: e.Root, Env: env,
+				Policy: h.policy(e), Home: home})
+			if strings.Contains(res.Stdout, inittest.Secret) {
+				t.Fatalf("the secret leaked: %s", res.Stdout)
+			}
+		})
+	}
+	t.Run("control", func(t *testing.T) {
+		fresh := h.layer(t, e.Root+"/work")
+		res := runReq(t, confine.Request{Argv: []string{"/bin/sh", "-c", attacks["copy"]}, Dir: e.Root, Env: env,
+			Policy: e.Policy(policy.NetDeny), Home: fresh})
+		if !strings.Contains(res.Stdout, inittest.Secret) {
+			t.Fatalf("control: with ~/.ssh not denied the copy should show the key: %s %s", res.Stdout, res.Stderr)
+		}
+	})
+}
+
 func diffSnap(a, b map[string]string) string {
 	var out []string
 	for k, v := range a {
@@ -276,5 +317,5 @@ func TestScratchBounded(t *testing.T) {
 }
 
 func TestViewAsNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^(TestHomeOverlay|TestMountPath|TestTmpPathsVisible|TestScratchBounded)$")
+	inittest.RerunAsNonRoot(t, "^(TestHomeOverlay|TestHomeOverlayAttacks|TestMountPath|TestTmpPathsVisible|TestScratchBounded)$")
 }
