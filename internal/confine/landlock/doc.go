@@ -44,4 +44,13 @@
 //     is); there is no private /tmp: the policy's TempDir is the scratch.
 //   - A kernel without Landlock is unavailable (ABI 0): never a silent
 //     fallback.
+//   - No private home layer (no mount namespace): home stays read-only.
+//     With Request.Home, XDG_CACHE_HOME, GOCACHE, npm_config_cache,
+//     YARN_CACHE_FOLDER and PIP_CACHE_DIR (those the caller did not set)
+//     point at the workspace's private cache directory, which is granted
+//     write; ringfence's other state is read-carved. GOMODCACHE stays the
+//     host's, read-only (works offline for modules already there). Said
+//     in Enforcement.Reasons.
+//   - No mount path: the workspace shows at its real path (said in
+//     Enforcement.Reasons).
 package landlock
