@@ -99,11 +99,13 @@
 //   - The home layer persists per workspace: what one run writes under
 //     home (a ~/.bashrc included) the next confined run of the same
 //     workspace sees; never the host. `ringfence cache clear` drops it.
+//
 //   - A host socket under home stays unconnectable even though home is
 //     writable (the overlay shows the host's socket inodes).
 //
 //   - Under allow-all the command shares the host's network namespace,
 //     abstract unix sockets included (Network none).
+//
 //   - Host /sys is visible read-only; the host's /tmp is replaced by a
 //     private one (paths under host /tmp that neither the workspace nor a
 //     layer names are not visible).
