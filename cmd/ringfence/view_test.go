@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -25,13 +24,17 @@ func goModule(t *testing.T, ws string) {
 	}
 }
 
+// goPath is a PATH holding the go command that runs these tests.
 func goPath(t *testing.T) string {
 	t.Helper()
-	gobin := filepath.Join(runtime.GOROOT(), "bin")
-	if _, err := os.Stat(filepath.Join(gobin, "go")); err != nil {
-		t.Skip("no go toolchain at GOROOT")
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
 	}
-	return "PATH=" + gobin + ":/usr/bin:/bin"
+	if real, err := filepath.EvalSymlinks(gobin); err == nil {
+		gobin = real
+	}
+	return "PATH=" + filepath.Dir(gobin) + ":/usr/bin:/bin"
 }
 
 // snapshotHome is every path under home but ringfence's own state, with

@@ -64,10 +64,7 @@ func snapshot(t *testing.T, dir, skip string) map[string]string {
 
 // fakeHome is a home directory with start-up files, a cache, and a
 // denied ~/.ssh; the state directory lives in it, as by default.
-type fakeHome struct {
-	dir, state string
-	home       *confine.Home
-}
+type fakeHome struct{ dir, state string }
 
 func newFakeHome(t *testing.T, base string) *fakeHome {
 	t.Helper()
@@ -81,8 +78,7 @@ func newFakeHome(t *testing.T, base string) *fakeHome {
 			t.Fatal(err)
 		}
 	}
-	h := &fakeHome{dir: dir, state: filepath.Join(dir, ".local/state/ringfence")}
-	return h
+	return &fakeHome{dir: dir, state: filepath.Join(dir, ".local/state/ringfence")}
 }
 
 func (h *fakeHome) layer(t *testing.T, root string) *confine.Home {
