@@ -31,6 +31,11 @@ type ViewOptions struct {
 	// path; "" or the root itself: at its real path.
 	MountPath string
 	Home      *confine.Home
+	// HomeCacheAt, when set, replaces the home overlay (its upper
+	// directory's filesystem cannot hold one): home stays read-only and
+	// Home.Cache is bound writable at this view path, for the cache
+	// variables to point at.
+	HomeCacheAt string
 	// ScratchBytes sizes the private /tmp and /dev/shm; 0: kernel default.
 	ScratchBytes int64
 }
@@ -111,7 +116,10 @@ func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
 		plan.View.Ops = append(plan.View.Ops, op)
 	}
 	home := ""
-	if o.Home != nil && homeOverlaid(p, o.Home.Dir) {
+	switch {
+	case o.Home != nil && o.HomeCacheAt != "":
+		home = o.HomeCacheAt
+	case o.Home != nil && homeOverlaid(p, o.Home.Dir):
 		home = o.Home.Dir
 	}
 	plan.Landlock = landlockFor(p, scratchRO, home, plan.Mount)
@@ -132,7 +140,13 @@ func sysOps(p *policy.Policy, o ViewOptions, scratchRO bool) []sysOp {
 		{initproc.Op{Kind: initproc.Dev, Target: "/dev", RO: scratchRO, Size: o.ScratchBytes}, 1, true},
 		{initproc.Op{Kind: initproc.Tmpfs, Target: "/tmp", RO: scratchRO, Size: o.ScratchBytes}, 1, true},
 	}
-	if h := o.Home; h != nil && homeOverlaid(p, h.Dir) {
+	switch h := o.Home; {
+	case h != nil && o.HomeCacheAt != "":
+		// In the private /tmp, an init's own tmpfs: its mountpoint can be
+		// made there, and ringfence's state stays masked whole.
+		sys = append(sys, sysOp{initproc.Op{Kind: initproc.BindRW, Source: h.Cache, Target: o.HomeCacheAt},
+			policy.Depth(o.HomeCacheAt), false})
+	case h != nil && homeOverlaid(p, h.Dir):
 		sys = append(sys, sysOp{initproc.Op{Kind: initproc.Overlay, Source: h.Dir, Target: h.Dir,
 			Upper: h.Upper, Work: h.Work}, policy.Depth(h.Dir), true})
 	}

@@ -313,5 +313,44 @@ func TestScratchBounded(t *testing.T) {
 }
 
 func TestViewAsNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^(TestHomeOverlay|TestHomeOverlayAttacks|TestMountPath|TestTmpPathsVisible|TestScratchBounded)$")
+	inittest.RerunAsNonRoot(t, "^(TestHomeOverlay|TestHomeOverlayAttacks|TestHomeCacheFallback|TestMountPath|TestTmpPathsVisible|TestScratchBounded)$")
+}
+
+// Where the state directory cannot hold an overlay's upper layer (an
+// overlayfs container root, nfs), home stays read-only and the caches
+// point at the workspace's private cache, bound writable in the private
+// /tmp; the reason says so; other workspaces' layers stay hidden.
+func TestHomeCacheFallback(t *testing.T) {
+	prov := New(Options{NoHomeOverlay: "simulated"})
+	testenv.Need(t, "linux backend", prov.Available())
+	e := inittest.NewEnv(t)
+	h := newFakeHome(t, filepath.Dir(e.Root))
+	home := h.layer(t, e.Root)
+	other := h.layer(t, "/some/other/ws")
+	if err := os.WriteFile(other.Cache+"/planted", []byte(inittest.Secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + h.dir}
+	c, err := prov.Confine(confine.Request{Argv: sh(`test "$GOCACHE" = ` + HomeCacheView + `/go-build; mkdir -p "$GOCACHE";
+		echo x > "$GOCACHE/x"; ! echo p >> "$HOME/.bashrc"; ! cat ` + other.Cache + `/planted`),
+		Dir: e.Root, Env: env, Policy: h.policy(e), Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(c.Enforcement.Reasons, "\n"), "GOCACHE") {
+		t.Fatalf("reasons: %q", c.Enforcement.Reasons)
+	}
+	res, err := inittest.Run(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 0 || strings.Contains(res.Stdout, inittest.Secret) {
+		t.Fatalf("exit %d: %s %s", res.Code, res.Stdout, res.Stderr)
+	}
+	if _, err := os.Stat(home.Cache + "/go-build/x"); err != nil {
+		t.Fatalf("the cache write did not land in the private cache: %v", err)
+	}
+	if b, _ := os.ReadFile(h.dir + "/.bashrc"); string(b) != "orig\n" {
+		t.Fatalf("the real home changed: %q", b)
+	}
 }
