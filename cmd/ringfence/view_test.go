@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // goModule writes a tiny module with a test into a fresh workspace.
@@ -266,5 +268,34 @@ func TestPolicyFileHomeShareAndTmpSize(t *testing.T) {
 		if code == 0 || !strings.Contains(errOut, "home share") {
 			t.Errorf("share %s: exit %d %s %s", bad, code, out, errOut)
 		}
+	}
+}
+
+// Under MCP the model is told its workspace is /workspace, and that is
+// true: run_command starts there and reads through it. A sibling of the host root printed by the
+// command is not rewritten into a made-up /workspace-… path.
+func TestMCPWorkspaceIsReal(t *testing.T) {
+	needBackend(t, "linux")
+	root := workspace(t)
+	goModule(t, root)
+	ctx, cs, stop := startMCP(t, "--root", root, "--backend", "linux")
+	defer stop()
+	r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_command", Arguments: map[string]any{
+		"command": "pwd; cat /workspace/go.mod; echo " + root + "-backup"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	out := text.String()
+	if r.IsError || !strings.Contains(out, "/workspace\n") || !strings.Contains(out, "module tiny") {
+		t.Fatalf("run_command: error %v:\n%s", r.IsError, out)
+	}
+	if strings.Contains(out, "/workspace-backup") {
+		t.Fatalf("a sibling of the root was rewritten:\n%s", out)
 	}
 }
