@@ -45,8 +45,15 @@ func setupHome(cfg HomeConfig, root string, d *policy.Defaults) (*confine.Home, 
 		}
 	}
 	home = policy.Clean(home)
-	if real, err := filepath.EvalSymlinks(home); err == nil {
-		home = real // the kernel (mounts, Landlock) judges physical paths
+	real, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		// Never create a home that is not there: the state directory
+		// would make one on the host.
+		return nil, "home directory " + home + " is not usable (" + err.Error() + "): home stays read-only", nil
+	}
+	home = real // the kernel (mounts, Landlock) judges physical paths
+	if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
+		return nil, "home directory " + home + " is not a directory: home stays read-only", nil
 	}
 	for _, s := range cfg.Share {
 		p, err := homestate.CheckShare(home, s)

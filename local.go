@@ -68,6 +68,13 @@ func New(cfg Config) (*Local, error) {
 	if cfg.MountPath == "" {
 		cfg.MountPath = outcome.DefaultMountPath
 	}
+	d := cfg.Defaults
+	// Before anything else looks at home (a backend's probe cache lives
+	// there): a home that does not exist must be seen not to.
+	home, note, err := setupHome(cfg.Home, root, &d)
+	if err != nil {
+		return nil, err
+	}
 	provider, err := selectProvider(cfg.Backend)
 	if err != nil {
 		return nil, err
@@ -76,15 +83,9 @@ func New(cfg Config) (*Local, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ringfence: private temp dir: %w", err)
 	}
-	d := cfg.Defaults
 	d.Root, d.TempDir = root, tmp
 	if d.ReadFile == nil {
 		d.ReadFile = os.ReadFile
-	}
-	home, note, err := setupHome(cfg.Home, root, &d)
-	if err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
 	}
 	l := &Local{cfg: cfg, defaults: d, provider: provider, tempDir: tmp, home: home, homeNote: note}
 	if home != nil {
