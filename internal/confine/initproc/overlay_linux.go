@@ -23,7 +23,10 @@ func newOverlay(op Op) (int, error) {
 		return -1, fmt.Errorf("fsopen overlay: %w", err)
 	}
 	defer unix.Close(fsfd)
-	for _, kv := range [][2]string{{"lowerdir", op.Source}, {"upperdir", op.Upper}, {"workdir", op.Work}} {
+	// index=off: runs of one workspace at the same time share the upper
+	// directory; with the inode index on, the kernel refuses the second
+	// mount (EBUSY) instead of warning. See the package doc's gaps.
+	for _, kv := range [][2]string{{"lowerdir", op.Source}, {"upperdir", op.Upper}, {"workdir", op.Work}, {"index", "off"}} {
 		if err := unix.FsconfigSetString(fsfd, kv[0], kv[1]); err != nil {
 			return -1, fmt.Errorf("overlay %s: %w", kv[0], err)
 		}

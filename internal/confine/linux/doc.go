@@ -100,6 +100,11 @@
 //     home (a ~/.bashrc included) the next confined run of the same
 //     workspace sees; never the host. `ringfence cache clear` drops it.
 //
+//   - Concurrent runs of one workspace share its upper directory (the
+//     kernel warns "in-use as upperdir"; index=off keeps it from refusing
+//     the mount): a file two runs write at once under home ends as one of
+//     them. Caches tolerate this; nothing reaches the host either way.
+//
 //   - A host socket under home stays unconnectable even though home is
 //     writable (the overlay shows the host's socket inodes).
 //
