@@ -1,9 +1,11 @@
 package linux
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -352,5 +354,40 @@ func TestHomeCacheFallback(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(h.dir + "/.bashrc"); string(b) != "orig\n" {
 		t.Fatalf("the real home changed: %q", b)
+	}
+}
+
+// Runs of one workspace at the same time share its layer: both start, and
+// each sees its own writes.
+func TestHomeOverlayConcurrent(t *testing.T) {
+	e := inittest.NewEnv(t)
+	h := newFakeHome(t, filepath.Dir(e.Root))
+	home := h.layer(t, e.Root)
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + h.dir}
+	prov := New(Options{})
+	testenv.Need(t, "linux backend", prov.Available())
+	errs := make(chan string, 3)
+	for i := range 3 {
+		c, err := prov.Confine(confine.Request{Argv: sh(`sleep 0.3; echo ` + strconv.Itoa(i) + ` > ~/c` + strconv.Itoa(i) +
+			`; grep -qx ` + strconv.Itoa(i) + ` ~/c` + strconv.Itoa(i)), Dir: e.Root, Env: env, Policy: h.policy(e), Home: home})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			res, err := inittest.Run(c, nil)
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case res.Code != 0:
+				errs <- fmt.Sprintf("exit %d: %s", res.Code, res.Stderr)
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for range 3 {
+		if msg := <-errs; msg != "" {
+			t.Error(msg)
+		}
 	}
 }
