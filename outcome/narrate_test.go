@@ -31,6 +31,7 @@ var caseContext = map[string]*Context{
 	"sandbox-violation/read-only mode":        readOnlyContext,
 	"sandbox-violation/private tmp":           privateTmpContext,
 	"outside-write-root/private tmp":          privateTmpContext,
+	"ok/command private tmp":                  privateTmpContext,
 }
 
 // privateTmpContext is a backend whose /tmp is private scratch.
@@ -44,6 +45,7 @@ var readOnlyContext = &Context{MountPath: "/workspace", Mode: "read-only", HostR
 var narrationCases = map[Kind][]narrationCase{
 	OK: {
 		{"command", Outcome{Kind: OK, ExitCode: code(0)}},
+		{"command private tmp", Outcome{Kind: OK, ExitCode: code(0)}},
 		{"file", Outcome{Kind: OK, Path: "/workspace/src/a.go"}},
 		{"bare", Outcome{Kind: OK}},
 	},

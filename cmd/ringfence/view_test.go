@@ -207,6 +207,9 @@ func TestRunTmpPaths(t *testing.T) {
 			if want := map[string]string{"linux": "discarded", "bwrap": "discarded", "landlock": "host"}[b]; res.Enforcement.Scratch != want {
 				t.Errorf("scratch %q, want %q", res.Enforcement.Scratch, want)
 			}
+			if said := strings.Contains(res.Narration, "/tmp outside $TMPDIR are discarded"); said != (b != "landlock") {
+				t.Errorf("narration %q: says /tmp is discarded: %v", res.Narration, said)
+			}
 		})
 	}
 }
