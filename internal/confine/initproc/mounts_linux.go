@@ -58,6 +58,7 @@ func buildView(v *View) error {
 		if err := vw.apply(op, srcs[i]); err != nil {
 			return stage("mounts", fmt.Errorf("%s: %w", op.Kind, err))
 		}
+
 	}
 	if err := vw.finish(); err != nil {
 		return stage("mounts", err)

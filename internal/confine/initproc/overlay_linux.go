@@ -26,6 +26,11 @@ func newOverlay(op Op) (int, error) {
 	// index=off: runs of one workspace at the same time share the upper
 	// directory; with the inode index on, the kernel refuses the second
 	// mount (EBUSY) instead of warning. See the package doc's gaps.
+	//
+	// By path, the kernel refuses a lower directory with mounts beneath
+	// it, which are locked in our user namespace ("failed to clone
+	// lowerpath", EINVAL): the backend does not ask for an overlay then
+	// (initproc.SubmountsUnder) but falls back to the cache redirection.
 	for _, kv := range [][2]string{{"lowerdir", op.Source}, {"upperdir", op.Upper}, {"workdir", op.Work}, {"index", "off"}} {
 		if err := unix.FsconfigSetString(fsfd, kv[0], kv[1]); err != nil {
 			return -1, fmt.Errorf("overlay %s: %w", kv[0], err)

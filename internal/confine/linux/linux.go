@@ -107,6 +107,9 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		if why == "" {
 			why = overlayUnsupported(req.Home.Upper)
 		}
+		if why == "" {
+			why = homeSubmounts(req.Home.Dir)
+		}
 		if why != "" {
 			vo.HomeCacheAt = HomeCacheView
 			var set []string

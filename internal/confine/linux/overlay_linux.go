@@ -2,8 +2,11 @@ package linux
 
 import (
 	"fmt"
+	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/internal/confine/initproc"
 )
 
 // Filesystems that cannot hold an overlay's upper directory in a user
@@ -29,4 +32,19 @@ func overlayUnsupported(upper string) string {
 		return "the state directory is on " + name + ", which cannot hold an overlay's upper layer"
 	}
 	return ""
+}
+
+// homeSubmounts says why home cannot be overlaid when mounts lie beneath
+// it: in the init's user namespace they are locked, and overlayfs refuses
+// a lower directory holding locked mounts. "" when there are none.
+func homeSubmounts(home string) string {
+	info, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return fmt.Sprintf("mount table: %v", err)
+	}
+	subs := initproc.SubmountsUnder(string(info), home)
+	if len(subs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d mount(s) beneath home, which overlayfs cannot layer in a user namespace", len(subs))
 }

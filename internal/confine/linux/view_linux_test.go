@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine"
@@ -389,5 +390,47 @@ func TestHomeOverlayConcurrent(t *testing.T) {
 		if msg := <-errs; msg != "" {
 			t.Error(msg)
 		}
+	}
+}
+
+// A disk mounted beneath home cannot be layered (its mount is locked in
+// the user namespace, and overlayfs refuses such a lower directory): the
+// backend falls back to the cache redirection and says so, instead of
+// failing every run. The disk stays visible, read-only; the caches work.
+func TestHomeSubmounts(t *testing.T) {
+	testenv.NeedRoot(t)
+	e := inittest.NewEnv(t)
+	h := newFakeHome(t, filepath.Dir(e.Root))
+	data := filepath.Join(h.dir, "data")
+	if err := os.Mkdir(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", data, "tmpfs", 0, "size=1m"); err != nil {
+		t.Fatalf("mount: %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(data, syscall.MNT_DETACH) })
+	if err := os.WriteFile(data+"/file", []byte("on the submount\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prov := New(Options{})
+	testenv.Need(t, "linux backend", prov.Available())
+	c, err := prov.Confine(confine.Request{Argv: sh(`grep -q "on the submount" ~/data/file; ! echo x > ~/data/new;
+		mkdir -p "$GOCACHE"; echo x > "$GOCACHE/x"`),
+		Dir: e.Root, Env: []string{"PATH=/usr/bin:/bin", "HOME=" + h.dir}, Policy: h.policy(e), Home: h.layer(t, e.Root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := strings.Join(c.Enforcement.Reasons, "\n"); !strings.Contains(r, "beneath home") || !strings.Contains(r, "GOCACHE") {
+		t.Fatalf("reasons: %q", c.Enforcement.Reasons)
+	}
+	res, err := inittest.Run(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 0 {
+		t.Fatalf("exit %d: %s %+v", res.Code, res.Stderr, res.Status.Failure)
+	}
+	if _, err := os.Stat(data + "/new"); err == nil {
+		t.Fatal("a write reached the host's submount")
 	}
 }
