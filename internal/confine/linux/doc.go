@@ -74,6 +74,12 @@
 //     lookup into its own upper layer: ELOOP). Landlock grants writes to
 //     home only when it is overlaid. A home the policy makes writable,
 //     denies, or that holds the workspace is left as the policy says.
+//     Where home cannot be layered — its state directory on overlayfs,
+//     nfs, fuse or ecryptfs, or mounts beneath home (locked in the user
+//     namespace, and overlayfs refuses a lower directory holding them) —
+//     home stays read-only, the toolchain cache variables point at the
+//     workspace's private cache (bound writable at /tmp/.ringfence-cache)
+//     and a reason says so, instead of every run failing at set-up.
 //     The init keeps CAP_DAC_OVERRIDE until the view is built: overlayfs
 //     makes its work directory mode 000 and must still use it (only the
 //     caller's own uid is mapped, so only its own inodes are affected).
