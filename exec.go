@@ -71,7 +71,8 @@ func (l *Local) confine(argv []string, dir string, env []string, pol *policy.Pol
 	if l.provider == nil {
 		return nil, &confine.UnavailableError{Tried: []string{"none"}, Reasons: []string{"no backend selected"}}
 	}
-	return l.provider.Confine(confine.Request{Argv: argv, Dir: dir, Env: env, Policy: pol})
+	return l.provider.Confine(confine.Request{Argv: argv, Dir: dir, Env: env, Policy: pol,
+		MountPath: l.cfg.MountPath, Home: l.home})
 }
 
 func unconfined(argv []string, dir string, env []string) *confine.Cmd {
@@ -91,6 +92,9 @@ func unconfined(argv []string, dir string, env []string) *confine.Cmd {
 // names a directory the sandbox may not show), then the call's own.
 func (l *Local) env(extra map[string]string) []string {
 	vars, _ := l.cfg.EnvPolicy.Build(os.Environ())
+	if l.homeDir != "" {
+		vars["HOME"] = l.homeDir
+	}
 	for k, v := range l.cfg.Env {
 		vars[k] = v
 	}
@@ -144,7 +148,8 @@ func (l *Local) NarrationContext(pol *policy.Policy) outcome.Context { return l.
 
 // narration is what the model may be told about this deployment.
 func (l *Local) narration(pol *policy.Policy) outcome.Context {
-	c := outcome.Context{MountPath: l.cfg.MountPath, Mode: pol.Mode.String(), HostRoot: l.defaults.Root}
+	c := outcome.Context{MountPath: l.cfg.MountPath, Mode: pol.Mode.String(), HostRoot: l.defaults.Root,
+		PrivateTmp: scratchFate(l.Backend(), pol.Mode) == "discarded"}
 	for _, root := range pol.WritableRoots().Roots {
 		c.WriteRoots = append(c.WriteRoots, l.modelPath(root))
 	}
@@ -160,8 +165,10 @@ func (l *Local) modelPath(host string) string {
 		return l.cfg.MountPath
 	case strings.HasPrefix(host, l.defaults.Root+"/"):
 		return l.cfg.MountPath + host[len(l.defaults.Root):]
+	case host == l.tempDir && strings.HasPrefix(host, "/tmp/"):
+		return "/tmp"
 	case host == l.tempDir:
-		return filepath.Join(os.TempDir())
+		return "$TMPDIR" // not under /tmp: its host path is not shown
 	}
 	return host
 }

@@ -47,6 +47,9 @@ type Config struct {
 	// terminal and toolchain variables, never one whose name or value
 	// looks like a credential; Clear passes none (PATH is DefaultPath).
 	EnvPolicy policy.Env
+	// Home is how commands see the user's home: with On, the real files to
+	// read and writes kept in a private layer per workspace.
+	Home HomeConfig
 }
 
 // DefaultKillAfter is the grace between SIGTERM and SIGKILL when a command
@@ -66,6 +69,9 @@ type Local struct {
 	ws       *workspace.Workspace
 	tempDir  string
 	once     sync.Once
+	home     *confine.Home // the private home layer, or nil
+	homeDir  string        // HOME for commands, or ""
+	homeNote string        // why there is no home layer, when one was wanted
 }
 
 // New prepares a sandbox over cfg.Root. It creates a private temp dir (the
@@ -78,23 +84,32 @@ func New(cfg Config) (*Local, error) {
 	if cfg.MountPath == "" {
 		cfg.MountPath = outcome.DefaultMountPath
 	}
+	d := cfg.Defaults
+	if d.IsZero() {
+		d = policy.AgentDefaults()
+	}
+	// Before anything else looks at home (a backend's probe cache lives
+	// there): a home that does not exist must be seen not to.
+	home, note, err := setupHome(cfg.Home, root, &d)
+	if err != nil {
+		return nil, err
+	}
 	provider, err := selectProvider(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "ringfence-tmp-")
+	tmp, err := privateTempDir()
 	if err != nil {
 		return nil, fmt.Errorf("ringfence: private temp dir: %w", err)
-	}
-	d := cfg.Defaults
-	if d.IsZero() {
-		d = policy.AgentDefaults()
 	}
 	d.Root, d.TempDir = root, tmp
 	if d.ReadFile == nil {
 		d.ReadFile = os.ReadFile
 	}
-	l := &Local{cfg: cfg, defaults: d, provider: provider, tempDir: tmp}
+	l := &Local{cfg: cfg, defaults: d, provider: provider, tempDir: tmp, home: home, homeNote: note}
+	if home != nil {
+		l.homeDir = home.Dir
+	}
 	pol, err := policy.Resolve(policy.Request{}, d)
 	if err == nil {
 		l.ws, err = workspace.New(pol, workspace.Options{MountPath: cfg.MountPath})
@@ -213,4 +228,16 @@ func cutMount(p, mount string) (string, bool) {
 		return p[len(mount)+1:], true
 	}
 	return "", false
+}
+
+// privateTempDir makes the private temp dir under /tmp whatever the host's
+// TMPDIR says: the sandboxes show it inside their private /tmp, so a
+// command sees a /tmp path, never a host one (a TMPDIR under the user's
+// home would name the home in every path a tool prints). Only when /tmp
+// cannot be written is the host's TMPDIR used.
+func privateTempDir() (string, error) {
+	if tmp, err := os.MkdirTemp("/tmp", "ringfence-tmp-"); err == nil {
+		return tmp, nil
+	}
+	return os.MkdirTemp("", "ringfence-tmp-")
 }

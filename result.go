@@ -1,8 +1,6 @@
 package ringfence
 
 import (
-	"strings"
-
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/internal/status"
@@ -33,7 +31,7 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 		Kind: cls.Kind, ExitCode: cls.ExitCode, Signal: cls.Signal,
 		Stdout: string(res.Stdout), Stderr: string(res.Stderr),
 		TimedOut: res.TimedOut, DurationMs: res.DurationMs,
-		Backend: cmd.Backend, Enforcement: l.enforcement(cmd, res.Resources),
+		Backend: cmd.Backend, Enforcement: l.enforcement(cmd, pol, res.Resources),
 		Breach:     string(res.Breach),
 		Violations: nc.ScrubViolations(cls.Violations),
 		Narration:  outcome.Narrate(oc, nc),
@@ -59,7 +57,7 @@ func (l *Local) startFailure(cmd *confine.Cmd, pol *policy.Policy, err error) *E
 	oc := outcome.FromExec(cls, ev, outcome.ExecLimits{}, nc)
 	return &ExecResult{
 		Kind: cls.Kind, Backend: cmd.Backend,
-		Enforcement: l.enforcement(cmd, ""),
+		Enforcement: l.enforcement(cmd, pol, ""),
 		Violations:  []outcome.Violation{},
 		Narration:   outcome.Narrate(oc, nc),
 		Outcome:     oc,
@@ -84,17 +82,20 @@ func deniedNetwork(cmd *confine.Cmd, pol *policy.Policy) string {
 	return ""
 }
 
-func (l *Local) enforcement(cmd *confine.Cmd, res run.Resources) Enforcement {
+func (l *Local) enforcement(cmd *confine.Cmd, pol *policy.Policy, res run.Resources) Enforcement {
 	if res == "" {
 		res = run.ResourcesNone
 	}
-	reasons := make([]string, len(cmd.Enforcement.Reasons))
-	for i, r := range cmd.Enforcement.Reasons {
-		reasons[i] = l.scrubHostPaths(r)
+	reasons := make([]string, 0, len(cmd.Enforcement.Reasons)+1)
+	for _, r := range cmd.Enforcement.Reasons {
+		reasons = append(reasons, l.scrubHostPaths(r))
+	}
+	if l.homeNote != "" && cmd.Backend != "none" {
+		reasons = append(reasons, "home: "+l.scrubHostPaths(l.homeNote))
 	}
 	return Enforcement{
 		Files: string(cmd.Enforcement.Files), Network: string(cmd.Enforcement.Network),
-		Resources: string(res), Reasons: reasons,
+		Resources: string(res), Reasons: reasons, Scratch: scratchFate(cmd.Backend, pol.Mode),
 	}
 }
 
@@ -103,12 +104,11 @@ func (l *Local) enforcement(cmd *confine.Cmd, res run.Resources) Enforcement {
 // a host path.
 func (l *Local) scrubHostPaths(s string) string {
 	if l.tempDir != "" {
-		s = strings.ReplaceAll(s, l.tempDir, l.modelPath(l.tempDir))
+		s = outcome.ReplacePath(s, l.tempDir, l.modelPath(l.tempDir))
 	}
-	if l.defaults.Root == "/" {
-		return s // every path is "under" /: nothing to hide, and nothing to rewrite
-	}
-	return strings.ReplaceAll(s, l.defaults.Root, l.cfg.MountPath)
+	// At path boundaries only: "/ws-backup" is another directory. A root
+	// of "/" is left alone (every path is "under" it).
+	return outcome.ReplacePath(s, l.defaults.Root, l.cfg.MountPath)
 }
 
 func outputCeiling(ro run.Options) int64 {
@@ -116,4 +116,17 @@ func outputCeiling(ro run.Options) int64 {
 		return ro.MaxStdout
 	}
 	return run.DefaultMaxOutput
+}
+
+// scratchFate is what becomes of a write to /tmp (outside $TMPDIR) under
+// backend and mode: the mount-namespace backends give a private tmpfs,
+// thrown away at the end (the linux backend's is read-only in read-only mode).
+func scratchFate(backend string, mode policy.Mode) string {
+	switch {
+	case backend != "linux" && backend != "bwrap":
+		return "host"
+	case mode == policy.WorkspaceWrite || backend == "bwrap": // bwrap's --tmpfs is always writable
+		return "discarded"
+	}
+	return "read-only"
 }

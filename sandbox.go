@@ -53,6 +53,10 @@ type Enforcement struct {
 	Network   string   `json:"network"`   // full | loopback-only | none
 	Resources string   `json:"resources"` // quota | monitor | none
 	Reasons   []string `json:"reasons,omitempty"`
+	// Scratch says what becomes of writes to /tmp (outside $TMPDIR) and
+	// /dev/shm: "discarded" (a private mount thrown away when the command
+	// ends), "read-only", or "host" (the landlock backend: the host's own).
+	Scratch string `json:"scratch,omitempty"`
 }
 
 // Kind is what one command turned out to be. It is outcome.ExecKind, so a

@@ -17,6 +17,9 @@ type Context struct {
 	WriteRoots []string // the writable roots, as model paths
 	Mode       string   // the file-effect mode in force, e.g. "workspace-write"
 	HostRoot   string   // the configured host root: used only to scrub
+	// PrivateTmp says the command's /tmp is a private scratch mount that
+	// is thrown away when the command ends (the linux and bwrap backends).
+	PrivateTmp bool
 }
 
 func (c Context) mount() string {

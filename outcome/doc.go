@@ -58,8 +58,14 @@
 //     to the mount path first, and whatever still spells the root in the
 //     finished text (two fields joined so they rebuild it) is redacted. A
 //     mount path that itself contains the root text ("/workspace" for a
-//     root of "/work") is not a leak and is left alone; any other text
-//     spelling the root, even a sibling such as "/workspac", is rewritten.
+//     root of "/work") is not a leak and is left alone. The root is
+//     rewritten only where it stands as a whole path (ReplacePath): a
+//     sibling such as "/tmp/ws-backup" for a root of "/tmp/ws" is another
+//     directory and keeps its name in the fields (rewriting it would
+//     invent "/workspace-backup"); narration, the safety net, withholds
+//     any remaining text spelling the root ("[withheld]-backup"). Where
+//     the backend mounts the workspace at the mount path, the command's
+//     own paths are already true and scrubbing rarely has anything to do.
 //
 // Strings a model (or a command) supplied — paths, patterns, notes — are
 // quoted, cut to a bound, and have control characters, bidirectional

@@ -29,7 +29,14 @@ var caseContext = map[string]*Context{
 	"denied-by-policy/write nothing writable": readOnlyContext,
 	"outside-write-root/nothing writable":     readOnlyContext,
 	"sandbox-violation/read-only mode":        readOnlyContext,
+	"sandbox-violation/private tmp":           privateTmpContext,
+	"outside-write-root/private tmp":          privateTmpContext,
+	"ok/command private tmp":                  privateTmpContext,
 }
+
+// privateTmpContext is a backend whose /tmp is private scratch.
+var privateTmpContext = &Context{MountPath: "/workspace", WriteRoots: []string{"/workspace", "/tmp"},
+	Mode: "workspace-write", HostRoot: hostRoot, PrivateTmp: true}
 
 // readOnlyContext has nothing writable.
 var readOnlyContext = &Context{MountPath: "/workspace", Mode: "read-only", HostRoot: hostRoot}
@@ -38,6 +45,7 @@ var readOnlyContext = &Context{MountPath: "/workspace", Mode: "read-only", HostR
 var narrationCases = map[Kind][]narrationCase{
 	OK: {
 		{"command", Outcome{Kind: OK, ExitCode: code(0)}},
+		{"command private tmp", Outcome{Kind: OK, ExitCode: code(0)}},
 		{"file", Outcome{Kind: OK, Path: "/workspace/src/a.go"}},
 		{"bare", Outcome{Kind: OK}},
 	},
@@ -91,11 +99,13 @@ var narrationCases = map[Kind][]narrationCase{
 		{"with roots", Outcome{Kind: OutsideWriteRoot, Path: "/workspace/../x"}},
 		{"outcome roots", Outcome{Kind: OutsideWriteRoot, Path: "/etc/x", WriteRoots: []string{"/workspace/out"}}},
 		{"nothing writable", Outcome{Kind: OutsideWriteRoot, Path: "/workspace/a"}},
+		{"private tmp", Outcome{Kind: OutsideWriteRoot, Path: "/etc/x"}},
 	},
 	SandboxViolation: {
 		{"exit 1", Outcome{Kind: SandboxViolation, ExitCode: code(1),
 			Violations: []string{"read-only-filesystem: /etc/x", "permission-denied: /usr/lib/y"}}},
 		{"exit 0", Outcome{Kind: SandboxViolation, ExitCode: code(0), Violations: []string{"permission-denied: /root/.cache"}}},
+		{"private tmp", Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{"read-only-filesystem: /etc/x"}}},
 		{"read-only mode", Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{"read-only-filesystem: /workspace/a"}}},
 		{"seccomp", Outcome{Kind: SandboxViolation, Signal: "SIGSYS", Violations: []string{"seccomp: killed by SIGSYS"}}},
 		{"network deny", Outcome{Kind: SandboxViolation, ExitCode: code(6), Network: NetworkDeny,

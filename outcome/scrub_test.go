@@ -70,17 +70,26 @@ func TestScrubMountContainingRoot(t *testing.T) {
 	c := Context{MountPath: "/workspace", HostRoot: "/work"}
 	s := c.scrubber()
 	tests := map[string]string{
-		"/workspace/a":   "/workspace/a",
-		"/work/a":        "/workspace/a",
-		"/work":          "/workspace",
-		"/workspace2":    "/workspace2",
-		"x/work/y":       "x/workspace/y",
-		"/work/workspac": "/workspace/workspacespac", // a sibling spelling the root is rewritten too
+		"/workspace/a": "/workspace/a",
+		"/work/a":      "/workspace/a",
+		"/work":        "/workspace",
+		"/workspace2":  "/workspace2",
 	}
 	for in, want := range tests {
 		if got := s.scrub(in); got != want || s.leaks(got) {
 			t.Errorf("scrub(%q) = %q (leaks %v), want %q", in, got, s.leaks(got), want)
 		}
+	}
+	// Not whole paths: a sibling, or the tail of a longer path, keeps its
+	// name (rewriting would invent a path); leaks() still sees the text,
+	// so narration withholds it.
+	for _, in := range []string{"x/work/y", "/work2/a", "/workspac/work"} {
+		if got := s.scrub(in); got != in {
+			t.Errorf("scrub(%q) = %q, want it unchanged", in, got)
+		}
+	}
+	if !s.leaks("x/work/y") {
+		t.Error("leaks must still see the root's text inside a longer path")
 	}
 }
 
@@ -182,4 +191,69 @@ func TestLastResort(t *testing.T) {
 			t.Errorf("lastResort(%q) = %q contains a slash", k, got)
 		}
 	}
+}
+
+// The host root is rewritten only where it stands as a whole path: a
+// sibling directory whose name starts with the root's last component, or
+// a longer path ending in it, is another place and keeps its name.
+func TestScrubAtPathBoundaries(t *testing.T) {
+	s := Context{HostRoot: "/tmp/ws", MountPath: "/workspace"}.scrubber()
+	cases := map[string]string{
+		"/tmp/ws":                     "/workspace",
+		"/tmp/ws/a.go:3: x":           "/workspace/a.go:3: x",
+		"cd /tmp/ws && ls":            "cd /workspace && ls",
+		"in /tmp/ws.":                 "in /workspace.",
+		"'/tmp/ws': denied":           "'/workspace': denied",
+		"(/tmp/ws)":                   "(/workspace)",
+		"/tmp/ws-backup":              "/tmp/ws-backup",
+		"/tmp/ws_old/x":               "/tmp/ws_old/x",
+		"/tmp/ws.bak":                 "/tmp/ws.bak",
+		"/tmp/ws2":                    "/tmp/ws2",
+		"/x/tmp/ws/a":                 "/x/tmp/ws/a",
+		"a/tmp/ws":                    "a/tmp/ws",
+		"/tmp/wsé":                    "/tmp/wsé",
+		"/tmp/ws /tmp/ws-b /tmp/ws/c": "/workspace /tmp/ws-b /workspace/c",
+	}
+	for in, want := range cases {
+		if got := s.scrub(in); got != want {
+			t.Errorf("scrub(%q) = %q, want %q", in, got, want)
+		}
+		if got := ReplacePath(in, "/tmp/ws", "/workspace"); got != want {
+			t.Errorf("ReplacePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// The safety net: narration never shows the root's text, even where it
+	// is not a whole path; it is withheld instead of being rewritten.
+	c := Context{HostRoot: "/tmp/ws", MountPath: "/workspace"}
+	o := Outcome{Kind: NonzeroExit, Detail: "copied to /tmp/ws-backup"}
+	if got := Narrate(o, c); strings.Contains(got, "/tmp/ws") || strings.Contains(got, "/workspace-backup") {
+		t.Errorf("narration: %s", got)
+	}
+	if got := ReplacePath("/a/b", "/", "/w"); got != "/a/b" {
+		t.Errorf("a root of / rewrote %q", got)
+	}
+}
+
+// FuzzReplacePath: the rewrite never leaves a whole-path occurrence of the
+// root and never touches text without the root.
+func FuzzReplacePath(f *testing.F) {
+	for _, s := range []string{"/tmp/ws", "/tmp/ws-b", "x/tmp/ws/y", "/tmp/ws.", "/tmp/ws/tmp/ws"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got := ReplacePath(in, "/tmp/ws", "/workspace")
+		if !strings.Contains(in, "/tmp/ws") && got != in {
+			t.Fatalf("changed text without the root: %q -> %q", in, got)
+		}
+		for i := strings.Index(got, "/tmp/ws"); i >= 0; {
+			if wholePath(got, i, len("/tmp/ws")) {
+				t.Fatalf("%q -> %q still has the root as a whole path at %d", in, got, i)
+			}
+			j := strings.Index(got[i+1:], "/tmp/ws")
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	})
 }

@@ -11,9 +11,9 @@ import (
 // model or a command supplied go through quote (bounded, escaped); fixed
 // vocabulary goes through clean. Nothing else is ever interpolated.
 
-func narrateOK(o Outcome, _ Context) string {
+func narrateOK(o Outcome, c Context) string {
 	if o.ExitCode != nil {
-		return "The command ran and exited with code " + strconv.Itoa(*o.ExitCode) + "."
+		return "The command ran and exited with code " + strconv.Itoa(*o.ExitCode) + "." + tmpNote(c)
 	}
 	if o.Path != "" {
 		return "Done: " + quote(o.Path) + "."

@@ -12,7 +12,7 @@ func narrateOutsideWriteRoot(o Outcome, c Context) string {
 		return text + "nothing is writable" + inMode(c) + ". Ask the user to approve a wider policy if the write is needed."
 	}
 	return text + "it is outside the writable roots " + rootList(o, c) + ". Write under " + clean(roots[0]) +
-		", or ask the user to approve a wider policy."
+		", or ask the user to approve a wider policy." + tmpNote(c)
 }
 
 func writeRoots(o Outcome, c Context) []string {
@@ -86,7 +86,17 @@ func narrateViolation(o Outcome, c Context) string {
 			"Change the command to write nothing, or ask the user to approve a wider policy."
 	}
 	return text + lead + inMode(c) + " with writable roots " + rootList(o, c) +
-		". Change the command to stay within them, or ask the user to approve a wider policy."
+		". Change the command to stay within them, or ask the user to approve a wider policy." + tmpNote(c)
+}
+
+// tmpNote says, in one sentence, that a private /tmp does not keep what
+// is written there: a command that saved its result to /tmp would
+// otherwise look for it in vain on the next call.
+func tmpNote(c Context) string {
+	if !c.PrivateTmp {
+		return ""
+	}
+	return " Files written to /tmp outside $TMPDIR are discarded when the command ends."
 }
 
 func narrateNonzeroExit(o Outcome, _ Context) string {

@@ -126,18 +126,22 @@ func (s scrubber) at(t string, i int) int {
 	return 0
 }
 
-// scrub rewrites t; it is idempotent on text it produced in most cases,
-// and leaks() is the check that decides whether the result may be shown.
-func (s scrubber) scrub(t string) string { return s.replace(t, s.mount) }
+// scrub rewrites t where the host root stands as a whole path: at a path
+// boundary on both sides, so "/tmp/ws/a" becomes "/workspace/a" but
+// "/tmp/ws-backup" (another directory) and "/x/tmp/ws" are left alone. It
+// is idempotent on text it produced in most cases, and leaks() — which
+// still sees any occurrence — decides whether the result may be shown.
+func (s scrubber) scrub(t string) string { return s.replace(t, s.mount, false) }
 
 // withheld stands in for a host root that scrubbing could not turn into a
 // model path (the text was built so that the mount path would rebuild it).
 const withheld = "[withheld]"
 
 // redact replaces what still spells the host root by a marker.
-func (s scrubber) redact(t string) string { return s.replace(t, withheld) }
+// Unlike scrub, it replaces every occurrence, boundary or not.
+func (s scrubber) redact(t string) string { return s.replace(t, withheld, true) }
 
-func (s scrubber) replace(t, with string) string {
+func (s scrubber) replace(t, with string, anywhere bool) string {
 	if !s.active() || !strings.Contains(t, s.root) {
 		return t
 	}
@@ -145,6 +149,11 @@ func (s scrubber) replace(t, with string) string {
 	for i := 0; i < len(t); {
 		switch s.at(t, i) {
 		case 1:
+			if !anywhere && !wholePath(t, i, len(s.root)) {
+				b.WriteByte(t[i])
+				i++
+				continue
+			}
 			b.WriteString(with)
 			i += len(s.root)
 		case 2:
@@ -175,4 +184,55 @@ func (s scrubber) leaks(t string) bool {
 		}
 	}
 	return false
+}
+
+// ReplacePath rewrites from (an absolute path) to to in free text wherever
+// from stands as a whole path (see scrub): the boundary-aware form of
+// strings.ReplaceAll for host paths in messages. A from of "/" or "" is
+// left alone: every path holds it.
+func ReplacePath(t, from, to string) string {
+	if from == "" || from == "/" || !strings.Contains(t, from) {
+		return t
+	}
+	var b strings.Builder
+	for i := 0; i < len(t); {
+		if strings.HasPrefix(t[i:], from) && wholePath(t, i, len(from)) {
+			b.WriteString(to)
+			i += len(from)
+			continue
+		}
+		b.WriteByte(t[i])
+		i++
+	}
+	return b.String()
+}
+
+// wholePath reports whether t[i:i+n] (a path starting with "/") stands as
+// a whole path: not preceded by a name character or a slash (it would be
+// the tail of a longer path), and followed by the end, a slash, or a
+// character that cannot continue a name. A dot continues a name only when
+// a name character follows it ("ws.bak"), not at a sentence's end ("ws.").
+func wholePath(t string, i, n int) bool {
+	if i > 0 && (nameByte(t[i-1]) || t[i-1] == '/') {
+		return false
+	}
+	j := i + n
+	if j == len(t) || t[j] == '/' {
+		return true
+	}
+	if t[j] == '.' {
+		return j+1 == len(t) || !nameByte(t[j+1]) && t[j+1] != '.'
+	}
+	return !nameByte(t[j])
+}
+
+// nameByte is a byte that can continue a file name in the text we scrub:
+// letters, digits, "-", "_", "+", "~", "@", "%", "=", and every byte of a
+// multi-byte character.
+func nameByte(c byte) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
+		return true
+	}
+	return strings.IndexByte("-_+~@%=", c) >= 0
 }

@@ -81,11 +81,19 @@ func (b *builder) finish() []Layer {
 				before = k.Access
 			}
 		}
-		if before != l.Access {
+		if before != l.Access || namedScratch(l) {
 			kept = append(kept, l)
 		}
 	}
 	return kept
+}
+
+// namedScratch reports a readable layer the deployment named under /tmp.
+// Every confining backend gives the command a private /tmp, so such a
+// path is hidden unless a layer says to show it, even when that layer
+// grants what the baseline does.
+func namedScratch(l Layer) bool {
+	return l.Access == Read && l.Origin >= FromDeployment && l.Path != "/tmp" && within("/tmp", l.Path)
 }
 
 // within is Contains for paths already clean, as every builder path is.

@@ -160,6 +160,16 @@ func resolveLimits(req *Limits, def Limits) (Limits, error) {
 	out.MemoryBytes = narrow("memory", req.MemoryBytes, def.MemoryBytes)
 	out.Processes = int(narrow("processes", int64(req.Processes), int64(def.Processes)))
 	out.CPUTime = timeOf(narrow("cpu_time", int64(req.CPUTime), int64(def.CPUTime)))
+	// An unset scratch size is the backend's default, never unbounded, so
+	// a request may only lower it below that default's cap.
+	scratchCeiling := def.ScratchBytes
+	if scratchCeiling == 0 {
+		scratchCeiling = MaxDefaultScratch
+	}
+	out.ScratchBytes = narrow("scratch", req.ScratchBytes, scratchCeiling)
+	if out.ScratchBytes == scratchCeiling && def.ScratchBytes == 0 {
+		out.ScratchBytes = 0
+	}
 	if err != nil {
 		return Limits{}, err
 	}
@@ -170,7 +180,7 @@ func checkLimits(l Limits) error {
 	for _, f := range []struct {
 		name string
 		v    int64
-	}{{"wall_clock", int64(l.WallClock)}, {"memory", l.MemoryBytes}, {"processes", int64(l.Processes)}, {"cpu_time", int64(l.CPUTime)}} {
+	}{{"wall_clock", int64(l.WallClock)}, {"memory", l.MemoryBytes}, {"processes", int64(l.Processes)}, {"cpu_time", int64(l.CPUTime)}, {"scratch", l.ScratchBytes}} {
 		if f.v < 0 {
 			return &InvalidError{Field: "limit " + f.name, Reason: "negative"}
 		}

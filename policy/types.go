@@ -75,7 +75,13 @@ type Limits struct {
 	MemoryBytes int64         `json:"memoryBytes,omitempty"`
 	Processes   int           `json:"processes,omitempty"`
 	CPUTime     time.Duration `json:"cpuTime,omitempty"`
+	// ScratchBytes bounds each private tmpfs of the view (/tmp, /dev/shm);
+	// zero is the backend's default, min(1 GiB, RAM/4), never unbounded.
+	ScratchBytes int64 `json:"scratchBytes,omitempty"`
 }
+
+// MaxDefaultScratch caps the default size of a private tmpfs (1 GiB).
+const MaxDefaultScratch = 1 << 30
 
 // Policy is the complete, resolved policy for one call. Nothing below
 // Resolve re-defaults any of it: a backend enforces exactly this or refuses.

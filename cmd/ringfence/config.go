@@ -26,6 +26,8 @@ type sandboxFlags struct {
 	timeout, cpuTime, killAfter              time.Duration
 	memory, mountPath                        string
 	pids                                     int
+	home, tmpSize                            string
+	homeShare                                []string
 }
 
 func (f *sandboxFlags) register(fs *pflag.FlagSet) {
@@ -42,7 +44,10 @@ func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.env, "env", nil, "also pass `NAME[=VALUE]` (NAME alone copies it from ringfence's environment, even one the default allow-list keeps out as a credential; repeatable)")
 	fs.StringVar(&f.memory, "memory", "", "memory limit for the whole tree, e.g. 512M")
 	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree (default "+strconv.Itoa(policy.DefaultProcesses)+")")
-	fs.StringVar(&f.mountPath, "mount-path", "", "show the workspace as `PATH` in ringfence's notes (default: its real path; servers use /workspace)")
+	fs.StringVar(&f.mountPath, "mount-path", "", "show the workspace at `PATH` inside the sandbox and in ringfence's notes (the linux and bwrap backends mount it there; default: its real path; servers use /workspace)")
+	fs.StringVar(&f.home, "home", "private", "how commands see your home: private (real files read, writes kept in a layer per workspace; see `ringfence cache`) or read-only")
+	fs.StringArrayVar(&f.homeShare, "home-share", nil, "share the cache `DIR` under home with the host: writes there reach the real home (never a directory of programs or start-up files; repeatable)")
+	fs.StringVar(&f.tmpSize, "tmp-size", "", "size of the private /tmp and /dev/shm, e.g. 256M (default: min(1G, RAM/4))")
 	fs.DurationVar(&f.cpuTime, "cpu-time", 0, "CPU-time limit for the whole tree, e.g. 30s")
 }
 
@@ -93,7 +98,19 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	if mount == "" {
 		mount = root
 	}
-	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, KillAfter: killAfter(f.killAfter), Env: env, EnvPolicy: src.base.Env}
+	var home ringfence.HomeConfig
+	switch f.home {
+	case "private":
+		home.On, home.Share = true, f.homeShare
+		home.Share = append(append([]string(nil), src.base.HomeShare...), f.homeShare...)
+	case "read-only":
+		if len(f.homeShare) > 0 {
+			return nil, fmt.Errorf("--home-share needs --home private")
+		}
+	default:
+		return nil, fmt.Errorf("--home: want private or read-only, not %q", f.home)
+	}
+	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, KillAfter: killAfter(f.killAfter), Env: env, EnvPolicy: src.base.Env, Home: home}
 	return out, nil
 }
 
@@ -171,6 +188,16 @@ func (f *sandboxFlags) applyLimits(d *policy.Defaults) error {
 			return fmt.Errorf("--memory: %w", err)
 		}
 		d.Limits.MemoryBytes = n
+	}
+	if f.tmpSize != "" {
+		n, err := policy.ParseSize(f.tmpSize)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("--tmp-size: want a positive size such as 256M")
+		}
+		d.Limits.ScratchBytes = n
+	}
+	if f.pids < 0 {
+		return fmt.Errorf("--pids: must not be negative")
 	}
 	if f.pids > 0 {
 		d.Limits.Processes = f.pids

@@ -21,7 +21,18 @@ func TestMain(m *testing.M) {
 	if os.Getenv(cliMainEnv) == "1" { // started by cliProcess: be ringfence itself
 		os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	// ringfence run keeps a private home layer under $HOME: tests must
+	// never write the real home of whoever runs them.
+	home, err := os.MkdirTemp("", "ringfence-cmd-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", home)
+	os.Unsetenv("XDG_STATE_HOME")
+	code := m.Run()
+	_, _ = ringfence.ClearHome(ringfence.HomeConfig{Dir: home}, "")
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 // cli runs ringfence with args in dir and returns its exit code and output.

@@ -167,7 +167,7 @@ func (s *policySources) useTrusted(file *policyfile.File, role, root string) err
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	s.base = policyfile.Base{Defaults: d, Exec: file.Exec, Env: env}
+	s.base = policyfile.Base{Defaults: d, Exec: file.Exec, Env: env, HomeShare: file.HomeLayer.Share}
 	s.files, s.warnings = nil, nil
 	s.note(file, role)
 	return nil

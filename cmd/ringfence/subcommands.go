@@ -16,6 +16,7 @@ func subcommands() []*cobra.Command {
 		newPolicyCmd(),
 		newDoctorCmd(),
 		newConformanceCmd(),
+		newCacheCmd(),
 		newVersionCmd(),
 	}
 }

@@ -16,6 +16,13 @@ type Request struct {
 	Dir    string         // working directory (host path, inside the sandbox view)
 	Env    []string       // the complete environment the command gets (already allow-listed)
 	Policy *policy.Policy // resolved; Confine never re-defaults it
+	// MountPath is where the command sees the workspace root ("/workspace"
+	// under servers and MCP); "" or the root itself: its real path. A
+	// backend that cannot mount says so in Enforcement.Reasons.
+	MountPath string
+	// Home is the private layer over the user's home, or nil: home stays
+	// read-only (or as the policy says).
+	Home *Home
 }
 
 // Files is how completely a backend enforces a policy's file effects here.

@@ -38,6 +38,8 @@ type File struct {
 	Limits             FileLimits           `toml:"limits" json:"limits"`
 	Exec               execpolicy.Config    `toml:"exec" json:"exec"`
 	Env                FileEnv              `toml:"env" json:"env"`
+	// HomeLayer is the [home] table: how commands see the user's home.
+	HomeLayer FileHome `toml:"home" json:"home"`
 
 	// Home expands a leading "~" in paths. LoadFile sets it from the
 	// user's home directory; after Parse it is "" and "~" is refused.
@@ -111,6 +113,16 @@ type FileLimits struct {
 	Memory    policy.Size     `toml:"memory" json:"memory"`
 	Processes int             `toml:"processes" json:"processes"`
 	CPUTime   policy.Duration `toml:"cpu_time" json:"cpu_time"`
+	// TmpSize bounds the private /tmp and /dev/shm; omitted: min(1 GiB, RAM/4).
+	TmpSize policy.Size `toml:"tmp_size" json:"tmp_size"`
+}
+
+// FileHome is the [home] table. Share names cache directories ("~/…")
+// whose writes reach the real home instead of the private layer; a
+// directory of programs or start-up files is refused when the sandbox is
+// built.
+type FileHome struct {
+	Share []string `toml:"share" json:"share"`
 }
 
 // maxFileSize bounds a policy file: a real one is a few KiB.

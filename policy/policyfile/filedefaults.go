@@ -27,10 +27,11 @@ func (f *File) Defaults(root string) (policy.Defaults, error) {
 		ExtraProtected:     f.Protected,
 		AllowAliasedWrites: f.AllowAliasedWrites,
 		Limits: policy.Limits{
-			WallClock:   time.Duration(f.Limits.WallClock),
-			MemoryBytes: int64(f.Limits.Memory),
-			Processes:   f.Limits.Processes,
-			CPUTime:     time.Duration(f.Limits.CPUTime),
+			WallClock:    time.Duration(f.Limits.WallClock),
+			MemoryBytes:  int64(f.Limits.Memory),
+			Processes:    f.Limits.Processes,
+			CPUTime:      time.Duration(f.Limits.CPUTime),
+			ScratchBytes: int64(f.Limits.TmpSize),
 		},
 	}
 	if f.Mode != nil {

@@ -19,6 +19,9 @@ type Base struct {
 	Defaults policy.Defaults
 	Exec     execpolicy.Config
 	Env      policy.Env
+	// HomeShare are the caches under home shared with the host ([home]
+	// share): only a trusted file or the user's own may set them.
+	HomeShare []string
 }
 
 // WideningError is an untrusted policy file that asks for more than the
@@ -43,7 +46,7 @@ var narrowKeys = []string{
 	"mode", "baseline", "network", "network.mode", "network.domains",
 	"entry", "entry[]", "entry[].path", "entry[].access",
 	"protect_git", "protected", "allow_aliased_writes", "unix_sockets",
-	"limits", "limits.wall_clock", "limits.memory", "limits.processes", "limits.cpu_time",
+	"limits", "limits.wall_clock", "limits.memory", "limits.processes", "limits.cpu_time", "limits.tmp_size",
 	"env", "env.pass", "env.clear", "env.set", "exec",
 }
 
@@ -60,7 +63,7 @@ func narrowKey(k string) bool {
 // *WideningError naming every widening; base is never changed.
 func (f *File) Narrow(base Base) (Base, error) {
 	root := base.Defaults.Root
-	out := Base{Defaults: base.Defaults, Exec: base.Exec, Env: base.Env}
+	out := Base{Defaults: base.Defaults, Exec: base.Exec, Env: base.Env, HomeShare: base.HomeShare}
 	d := &out.Defaults
 	d.Entries = slices.Clone(d.Entries)
 	d.Restrictions = slices.Clone(d.Restrictions)
@@ -131,7 +134,8 @@ func (f *File) request(base policy.Defaults) (policy.Request, []string) {
 		req.Network = &n
 		check(policy.Request{Network: &n}, fmt.Sprintf("network %s (yours: %s)", networkText(n), networkText(base.Network)))
 	}
-	l := policy.Limits{WallClock: time.Duration(f.Limits.WallClock), MemoryBytes: int64(f.Limits.Memory), Processes: f.Limits.Processes, CPUTime: time.Duration(f.Limits.CPUTime)}
+	l := policy.Limits{WallClock: time.Duration(f.Limits.WallClock), MemoryBytes: int64(f.Limits.Memory), Processes: f.Limits.Processes,
+		CPUTime: time.Duration(f.Limits.CPUTime), ScratchBytes: int64(f.Limits.TmpSize)}
 	req.Limits = &l
 	for _, one := range []struct {
 		key string
@@ -139,6 +143,7 @@ func (f *File) request(base policy.Defaults) (policy.Request, []string) {
 	}{
 		{"wall_clock", policy.Limits{WallClock: l.WallClock}}, {"memory", policy.Limits{MemoryBytes: l.MemoryBytes}},
 		{"processes", policy.Limits{Processes: l.Processes}}, {"cpu_time", policy.Limits{CPUTime: l.CPUTime}},
+		{"tmp_size", policy.Limits{ScratchBytes: l.ScratchBytes}},
 	} {
 		if f.Sets("limits." + one.key) {
 			check(policy.Request{Limits: &one.l}, "limits."+one.key+" higher than yours")

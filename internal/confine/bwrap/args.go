@@ -59,6 +59,13 @@ type ArgOptions struct {
 	// descriptors (--bind-fd) numbered from it, which the caller opens in
 	// the order Spec.Opens lists; 0 binds them by path.
 	OpenFDBase int
+	// ListRoot lists the host's root to build a root of per-entry binds
+	// when the workspace is shown at a mount path; nil: List is used, and
+	// with neither the workspace stays at its real path (reported).
+	ListRoot ListFunc
+	// ScratchBytes sizes the private /tmp and /dev/shm (--size); 0 leaves
+	// bwrap's default (the kernel's: half the RAM).
+	ScratchBytes int64
 }
 
 // Spec is the pure result of planning one bwrap invocation.
@@ -95,11 +102,12 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 	a := v.args
 	a = append(a, namespaceArgs(p)...)
 	a = append(a, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv")
-	for _, kv := range req.Env {
+	env, homeReasons := homeEnv(req)
+	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
 		a = append(a, "--setenv", name, value)
 	}
-	a = append(a, "--chdir", workDir(p, req))
+	a = append(a, "--chdir", v.m.view(workDir(p, req)))
 	a = appendFD(a, "--json-status-fd", opts.StatusFD)
 	a = appendFD(a, "--seccomp", opts.SeccompFD)
 	split := len(a)
@@ -107,7 +115,10 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 	if !hasVar(req.Env, "PWD") {
 		a = append(a, "--unset", "PWD") // bwrap's --chdir sets it; the allow-list did not name it
 	}
-	reasons := v.reasons
+	reasons := append(append([]string(nil), v.reasons...), homeReasons...)
+	if req.MountPath != "" && req.MountPath != p.Root && !v.m.active() {
+		reasons = append(reasons, "the workspace is at its real path, not at "+req.MountPath+" (no host listing to build a root from)")
+	}
 	if opts.SuperviseUnix {
 		a = append(a, "--supervise")
 		for _, r := range v.socketRules(p) {
@@ -116,7 +127,7 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 		// The shim's seccomp guard refuses creating these (it performs
 		// every creation itself), so they are protected though missing.
 		for _, m := range v.absent {
-			a = append(a, "--protect", m.path)
+			a = append(a, "--protect", v.m.view(m.path))
 		}
 		// Names protected at every depth of the writable roots: the guard
 		// also supervises every write-open and truncation there.

@@ -274,7 +274,7 @@ func TestDeepestWins(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][2]string{{"--ro-bind", "/"}, {"--dev", "/dev"}, {"--proc", "/proc"}, {"--tmpfs", "/tmp"}, {"--tmpfs", "/data"},
-		{"--bind", "/data/ws"}, {"--tmpfs", "/data/ws/secret"}, {"--ro-bind", "/data/ws/secret/pub"},
+		{"--tmpfs", "/dev/shm"}, {"--bind", "/data/ws"}, {"--tmpfs", "/data/ws/secret"}, {"--ro-bind", "/data/ws/secret/pub"},
 		{"--remount-ro", "/data/ws/secret"}, {"--remount-ro", "/data"}, {"--remount-ro", "/proc"}}
 	if diff := cmp.Diff(want, mounts(args)); diff != "" {
 		t.Errorf("mount order (-want +got):\n%s", diff)

@@ -26,8 +26,12 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if req.Policy == nil || !req.Policy.Confining() {
 		return nil, check(req.Policy, req, ArgOptions{})
 	}
-	o := ArgOptions{Stat: Stat, List: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
-		SuperviseUnix: p.host.notify && !p.opts.NoSupervise}
+	if err := confine.CheckMountPath(req.Policy, req.MountPath); err != nil {
+		return nil, err
+	}
+	o := ArgOptions{Stat: Stat, List: List, ListRoot: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
+		SuperviseUnix: p.host.notify && !p.opts.NoSupervise,
+		ScratchBytes:  confine.ScratchSize(req.Policy.Limits.ScratchBytes, confine.HostRAM())}
 	filter, err := seccompFilter(o.SuperviseUnix)
 	if err != nil {
 		return nil, err

@@ -174,4 +174,15 @@
 //     native backend.
 //   - A pre-existing hard link inside a writable root to a file outside is
 //     writable through the bind; the workspace fence refuses aliased writes.
+//   - No private home layer: bwrap 0.8 has no --overlay (0.9 does), so
+//     home stays read-only; with Request.Home the toolchain cache
+//     variables point at the workspace's private cache directory (bound
+//     writable), ringfence's other state is masked, and a reason says so.
+//
+// Mount path (Request.MountPath): the workspace is bound there instead of
+// at its real path (masked by an empty read-only tmpfs); bwrap cannot make
+// a mountpoint in a read-only bind of the host's root, so the root is then
+// bwrap's own tmpfs holding a read-only bind of every top-level host entry
+// (links recreated), remounted read-only at the end (ArgOptions.ListRoot).
+// The private /tmp and /dev/shm get --size (ArgOptions.ScratchBytes).
 package bwrap

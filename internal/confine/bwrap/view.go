@@ -37,6 +37,7 @@ var systemPaths = []string{
 }
 
 type view struct {
+	m       remap // the workspace shown at its mount path
 	args    []string
 	applied []applied // the states set so far, in order
 	remount []string  // masked tmpfs dirs to make read-only once all mounts exist
@@ -64,14 +65,19 @@ type applied struct {
 // buildView turns the policy's layers into mount arguments, in order,
 // broadest first, so that a deeper layer is mounted over a broader one.
 func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, error) {
-	v := &view{protected: map[string]bool{}, fdBase: opts.OpenFDBase, named: func(string) bool { return false }}
+	v := &view{protected: map[string]bool{}, m: remapFor(p, req, opts), fdBase: opts.OpenFDBase, named: func(string) bool { return false }}
 	if opts.SuperviseUnix {
 		v.named = p.ProtectedByName
 	}
-	if p.Baseline == policy.Deny {
+	switch {
+	case p.Baseline == policy.Deny:
 		v.applied = append(v.applied, applied{"/", masked})
 		v.remount = append(v.remount, "/")
-	} else {
+	case v.m.active():
+		if err := v.synthRoot(rootLister(opts)); err != nil {
+			return nil, fmt.Errorf("bwrap: cannot list the root: %w", err)
+		}
+	default:
 		v.args = append(v.args, "--ro-bind", "/", "/")
 		v.applied = append(v.applied, applied{"/", hostRO})
 	}
@@ -79,6 +85,16 @@ func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, e
 		if err := v.apply(p, s, opts); err != nil {
 			return nil, err
 		}
+	}
+	v.args = v.m.destinations(v.args)
+	for i := range v.remount {
+		v.remount[i] = v.m.view(v.remount[i])
+	}
+	if v.m.active() && p.Baseline != policy.Deny && !policy.Contains("/tmp", p.Root) {
+		// Instead, not as well: the real path shows nothing, so no host
+		// path leaks.
+		v.args = append(v.args, "--tmpfs", p.Root)
+		v.remount = append(v.remount, p.Root)
 	}
 	for i := len(v.remount) - 1; i >= 0; i-- {
 		v.args = append(v.args, "--remount-ro", v.remount[i])
@@ -96,7 +112,9 @@ func plan(p *policy.Policy, req confine.Request, opts ArgOptions) []step {
 		}
 	}
 	steps = append(steps, step{path: "/dev", special: "--dev"}, step{path: "/proc", special: "--proc"},
-		step{path: "/tmp", special: "--tmpfs"}, step{path: opts.Shim, access: policy.Read})
+		step{path: "/tmp", special: "--tmpfs"}, step{path: "/dev/shm", special: "--tmpfs"},
+		step{path: opts.Shim, access: policy.Read})
+	steps = append(steps, homeSteps(p, req.Home)...)
 	// The root and working directory stay visible at the access the
 	// policy gives them even when a private /tmp or a Deny baseline
 	// would otherwise hide them.
@@ -140,6 +158,10 @@ func (v *view) apply(p *policy.Policy, s step, opts ArgOptions) error {
 		v.pinStep(s)
 		return nil
 	}
+	if s.special == "--tmpfs" {
+		v.set(s.path, private, sized(opts.ScratchBytes, s.special, s.path)...)
+		return nil
+	}
 	if s.special != "" {
 		v.set(s.path, private, s.special, s.path)
 		if s.special == "--proc" {
@@ -154,12 +176,13 @@ func (v *view) apply(p *policy.Policy, s step, opts ArgOptions) error {
 		return nil
 	}
 	was := v.before(s.path)
+	moved := v.m.active() && s.path == p.Root && !v.appliedAt(s.path)
 	if s.access == policy.Write && opts.List != nil {
 		if done, err := v.expandIfNeeded(p, s.path, opts); done || err != nil {
 			return err
 		}
 	}
-	if want := stateFor(s.access); want == was || (want == masked && was == private) {
+	if want := stateFor(s.access); !moved && (want == was || (want == masked && was == private)) {
 		return nil
 	}
 	kind, err := opts.Stat(s.path)
@@ -315,7 +338,7 @@ func (v *view) socketRules(p *policy.Policy) []string {
 		if a.state == hostRW || a.state == private {
 			sign = "+"
 		}
-		out = append(out, sign+a.path)
+		out = append(out, sign+v.m.view(a.path))
 	}
 	for _, s := range p.UnixSockets {
 		// "=": allowed whoever listens there (the policy names it); a "+"
@@ -323,4 +346,14 @@ func (v *view) socketRules(p *policy.Policy) []string {
 		out = append(out, "="+policy.Clean(s))
 	}
 	return out
+}
+
+// appliedAt reports whether a step was already applied at exactly path.
+func (v *view) appliedAt(path string) bool {
+	for _, a := range v.applied {
+		if a.path == path {
+			return true
+		}
+	}
+	return false
 }

@@ -21,13 +21,21 @@
 //  1. Marks every inherited descriptor above 4 close-on-exec (a leaked
 //     canary, an agent socket never reaches the command).
 //  2. With a View (linux backend, as uid 0.. of its own user namespace):
-//     makes every mount private, clones the bind sources, builds the view
-//     on a detached copy of the host root set read-only, nosuid, nodev
-//     (or on an empty tmpfs under an allow-list baseline), applies the ops
+//     makes every mount private, clones the bind sources and makes the
+//     home overlay (Overlay op: lower the host home, upper and work in
+//     ringfence's state dir; all resolved on the host, before the view is
+//     attached at a staging directory that could hide them), builds the
+//     view on a detached copy of the host root set read-only, nosuid,
+//     nodev (or on an empty tmpfs under an allow-list baseline, or, with
+//     SynthRoot, on a tmpfs holding a read-only clone of every top-level
+//     host entry, so a mount path missing on the host gets a mountpoint
+//     without touching the host), applies the ops
 //     in order (writable roots bound read-write, read-only and protected
 //     carve-outs bound read-only over them, denied paths masked by an
 //     empty mode-000 tmpfs or a no-dev /dev/null, fresh /proc, minimal
-//     /dev, private /tmp), pins every directory between a root and a
+//     /dev, private /tmp and /dev/shm of Op.Size bytes: ENOSPC when full;
+//     a read-only one is made read-only only once mountpoints for paths
+//     shown inside it exist), pins every directory between a root and a
 //     carve-out (a mountpoint cannot be renamed or removed), and pivots
 //     into it, detaching the host's tree. Targets are resolved inside the
 //     view (openat2 RESOLVE_IN_ROOT), so a link in the workspace cannot

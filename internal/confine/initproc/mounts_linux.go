@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,6 +16,8 @@ import (
 type view struct {
 	root int             // O_PATH descriptor of the view's root mount
 	ours map[uint64]bool // mount ids of the tmpfs mounts we made: only there may we create mountpoints
+	// roLater are mounts to make read-only once the view is built.
+	roLater []int
 }
 
 // stagingDirs are places to attach the view before pivoting. Attaching
@@ -36,16 +39,31 @@ func buildView(v *View) error {
 		return stage("mounts", err)
 	}
 	defer closeAll(srcs)
+	var top []rootEntry
+	if v.SynthRoot && !v.EmptyBase {
+		if top, err = cloneRootEntries(); err != nil {
+			return stage("mounts", err)
+		}
+		defer closeEntries(top)
+	}
 	vw := &view{ours: map[uint64]bool{}}
-	if err := vw.attachBase(v.EmptyBase); err != nil {
+	defer vw.closeLater()
+	if err := vw.attachBase(v.EmptyBase || v.SynthRoot); err != nil {
+		return stage("mounts", fmt.Errorf("view base: %w", err))
+	}
+	if err := vw.fillRoot(top); err != nil {
 		return stage("mounts", fmt.Errorf("view base: %w", err))
 	}
 	for i, op := range v.Ops {
 		if err := vw.apply(op, srcs[i]); err != nil {
 			return stage("mounts", fmt.Errorf("%s: %w", op.Kind, err))
 		}
+
 	}
-	if v.EmptyBase {
+	if err := vw.finish(); err != nil {
+		return stage("mounts", err)
+	}
+	if v.EmptyBase || v.SynthRoot {
 		if err := setattr(vw.root, false, unix.MOUNT_ATTR_RDONLY, 0); err != nil {
 			return stage("mounts", err)
 		}
@@ -60,7 +78,8 @@ func closeAll(fds map[int]int) {
 }
 
 // cloneSources returns, per op index, a detached clone of the op's host
-// source with its final attributes set. A missing source is left out.
+// source with its final attributes set (for an overlay, the new overlay).
+// A missing source is left out.
 func cloneSources(ops []Op) (map[int]int, error) {
 	srcs := map[int]int{}
 	for i, op := range ops {
@@ -69,6 +88,8 @@ func cloneSources(ops []Op) (map[int]int, error) {
 		switch op.Kind {
 		case BindRW, BindRO:
 			fd, err = cloneTree(op.Source, op.Kind == BindRO)
+		case Overlay:
+			fd, err = newOverlay(op)
 		default:
 			continue
 		}
@@ -121,7 +142,7 @@ func (vw *view) attachBase(empty bool) error {
 	var fd int
 	var err error
 	if empty {
-		fd, err = vw.newTmpfs("0755", unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+		fd, err = vw.newTmpfs("0755", 0, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
 	} else {
 		fd, err = unix.OpenTree(unix.AT_FDCWD, "/", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
 		if err == nil {
@@ -145,8 +166,13 @@ func (vw *view) attachBase(empty bool) error {
 }
 
 // newTmpfs makes a detached tmpfs and remembers it as ours.
-func (vw *view) newTmpfs(mode string, attrs int) (int, error) {
-	return vw.newFS("tmpfs", map[string]string{"mode": mode}, attrs, true)
+// A size of 0 leaves the kernel's default (half the RAM).
+func (vw *view) newTmpfs(mode string, size int64, attrs int) (int, error) {
+	opts := map[string]string{"mode": mode}
+	if size > 0 {
+		opts["size"] = strconv.FormatInt(size, 10)
+	}
+	return vw.newFS("tmpfs", opts, attrs, true)
 }
 
 func (vw *view) newFS(fstype string, opts map[string]string, attrs int, ours bool) (int, error) {

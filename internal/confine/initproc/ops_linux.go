@@ -18,11 +18,16 @@ func (vw *view) apply(op Op, src int) error {
 	case Mask:
 		return vw.mask(op.Target)
 	case Tmpfs:
-		return vw.tmpfs(op.Target, op.RO)
+		return vw.tmpfs(op.Target, op.RO, op.Size)
+	case Overlay:
+		if src == 0 {
+			return nil // the lower directory is missing: nothing to show there
+		}
+		return vw.mountAt(src, op.Target, true, true)
 	case Proc:
 		return vw.proc(op.Target)
 	case Dev:
-		return vw.dev(op.Target, op.RO)
+		return vw.dev(op.Target, op.RO, op.Size)
 	case Pin:
 		return vw.pin(op.Target)
 	}
@@ -77,17 +82,40 @@ func (vw *view) mask(target string) error {
 	return unix.MoveMount(src, "", tfd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH)
 }
 
-func (vw *view) tmpfs(target string, ro bool) error {
-	attrs := unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
-	if ro {
-		attrs |= unix.MOUNT_ATTR_RDONLY
-	}
-	fd, err := vw.newTmpfs("1777", attrs)
+// tmpfs mounts a private tmpfs. A read-only one is made read-only only
+// once the whole view is built (finish): paths shown inside it (a
+// workspace under /tmp) need mountpoints made in it first.
+func (vw *view) tmpfs(target string, ro bool, size int64) error {
+	fd, err := vw.newTmpfs("1777", size, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
 	if err != nil {
 		return err
 	}
-	defer unix.Close(fd)
-	return vw.mountAt(fd, target, true, true)
+	if err := vw.mountAt(fd, target, true, true); err != nil {
+		unix.Close(fd)
+		return err
+	}
+	if !ro {
+		return unix.Close(fd)
+	}
+	vw.roLater = append(vw.roLater, fd)
+	return nil
+}
+
+// finish makes read-only what had to stay writable while mountpoints were
+// made in it.
+func (vw *view) finish() error {
+	for _, fd := range vw.roLater {
+		if err := setattr(fd, false, unix.MOUNT_ATTR_RDONLY, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (vw *view) closeLater() {
+	for _, fd := range vw.roLater {
+		unix.Close(fd)
+	}
 }
 
 // proc mounts a procfs of the init's own pid namespace: host processes are
@@ -116,8 +144,8 @@ var devLinks = [][2]string{
 
 // dev builds a minimal /dev: a read-only tmpfs holding binds of a few
 // harmless host devices, a private devpts and a private /dev/shm.
-func (vw *view) dev(target string, ro bool) error {
-	fd, err := vw.newTmpfs("0755", unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC)
+func (vw *view) dev(target string, ro bool, shmSize int64) error {
+	fd, err := vw.newTmpfs("0755", 0, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC)
 	if err != nil {
 		return err
 	}
@@ -141,7 +169,7 @@ func (vw *view) dev(target string, ro bool) error {
 	if err := vw.devpts(target + "/pts"); err != nil {
 		return err
 	}
-	if err := vw.tmpfs(target+"/shm", ro); err != nil {
+	if err := vw.tmpfs(target+"/shm", ro, shmSize); err != nil {
 		return err
 	}
 	return setattr(fd, false, unix.MOUNT_ATTR_RDONLY, 0)

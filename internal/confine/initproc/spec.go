@@ -71,6 +71,12 @@ type View struct {
 	// EmptyBase starts from an empty read-only tmpfs (an allow-list policy)
 	// instead of a read-only recursive copy of the host's root.
 	EmptyBase bool `json:"emptyBase,omitempty"`
+	// SynthRoot builds the root as a read-only tmpfs holding a read-only
+	// bind of every top-level entry of the host's root (links recreated),
+	// instead of one clone of the host's root: a path that does not exist
+	// on the host (the workspace's mount path, "/workspace") can then get a
+	// mountpoint without anything being created on the host.
+	SynthRoot bool `json:"synthRoot,omitempty"`
 	Ops       []Op `json:"ops"`
 }
 
@@ -88,6 +94,11 @@ const (
 	// Pin binds Target (as the view has it so far, submounts included)
 	// onto itself: a mountpoint cannot be renamed or removed.
 	Pin OpKind = "pin"
+	// Overlay mounts an overlayfs at Target: Source (a host directory) is
+	// the read-only lower layer, Upper and Work (host directories on one
+	// filesystem, outside the view) take every change. Reads see the host
+	// content; writes never reach it.
+	Overlay OpKind = "overlay"
 )
 
 // Op is one mount operation. Target is a path inside the view; it is
@@ -100,6 +111,12 @@ type Op struct {
 	RO     bool   `json:"ro,omitempty"`
 	// Protected marks a carve-out whose absence must be reported.
 	Protected bool `json:"protected,omitempty"`
+	// Size bounds a tmpfs (Tmpfs; for Dev, its /dev/shm) in bytes; 0
+	// leaves the kernel's default (half the RAM).
+	Size int64 `json:"size,omitempty"`
+	// Upper and Work are an Overlay's host directories.
+	Upper string `json:"upper,omitempty"`
+	Work  string `json:"work,omitempty"`
 }
 
 // Landlock is the Landlock ruleset the init enforces on itself (and so on

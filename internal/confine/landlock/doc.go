@@ -88,4 +88,13 @@
 //     both names (as writes to it do); a datagram (not a connect) to a
 //     host-bound socket inside the workspace is not told from the
 //     command's own (package seccomp's gaps).
+//   - No private home layer (no mount namespace): home stays read-only.
+//     With Request.Home, XDG_CACHE_HOME, GOCACHE, npm_config_cache,
+//     YARN_CACHE_FOLDER and PIP_CACHE_DIR (those the caller did not set)
+//     point at the workspace's private cache directory, which is granted
+//     write; ringfence's other state is read-carved. GOMODCACHE stays the
+//     host's, read-only (works offline for modules already there). Said
+//     in Enforcement.Reasons.
+//   - No mount path: the workspace shows at its real path (said in
+//     Enforcement.Reasons).
 package landlock

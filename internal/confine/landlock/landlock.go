@@ -82,12 +82,16 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err := p.Available(); err != nil {
 		return nil, err
 	}
-	plan := KeepExisting(pol, NewPlan(pol), exists)
+	plan := withHome(KeepExisting(pol, NewPlan(pol), exists), pol, req.Home)
 	dir := req.Dir
 	if dir == "" {
 		dir = pol.Root
 	}
-	spec := &initproc.Spec{Argv: req.Argv, Dir: dir, Env: req.Env,
+	env, set := req.Env, []string(nil)
+	if req.Home != nil && req.Home.Cache != "" {
+		env, set = confine.CacheEnv(req.Env, req.Home.Cache)
+	}
+	spec := &initproc.Spec{Argv: req.Argv, Dir: dir, Env: env,
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: !p.opts.sharedDomain}
 	// A session of its own: no controlling terminal to inject into, and a
 	// process group run can kill (a descendant calling setsid escapes it:
@@ -98,6 +102,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, ABI())
+	cmd.Enforcement.Reasons = append(cmd.Enforcement.Reasons, homeReasons(req, set)...)
 	cmd.Dialect = Dialect
 	cmd.TreeKill = confine.KillProcessGroup
 	return cmd, nil

@@ -26,15 +26,20 @@ func sysProcAttr(newNet bool) *syscall.SysProcAttr {
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 		// No controlling terminal: nothing to inject keystrokes into.
-		Setsid:      true,
-		Pdeathsig:   syscall.SIGKILL,
-		AmbientCaps: []uintptr{capSysAdmin, capNetAdmin, capSetpcap},
+		Setsid:    true,
+		Pdeathsig: syscall.SIGKILL,
+		// CAP_DAC_OVERRIDE: overlayfs makes its work directory mode 000 and
+		// must still use it; it can override only for inodes of the one
+		// mapped uid, and the overlay checks the command's own credentials
+		// first on every access.
+		AmbientCaps: []uintptr{capSysAdmin, capNetAdmin, capSetpcap, capDacOverride},
 	}
 }
 
 // Capability numbers (capability.h).
 const (
-	capSetpcap  = 8
-	capNetAdmin = 12
-	capSysAdmin = 21
+	capDacOverride = 1
+	capSetpcap     = 8
+	capNetAdmin    = 12
+	capSysAdmin    = 21
 )

@@ -71,13 +71,63 @@
 //     `git init` can make an empty .git/hooks; existing ones stay
 //     read-only binds.
 //
+//   - Home (Request.Home): an overlayfs over the home directory, made by
+//     the init in its user namespace (kernel ≥ 5.11, "userxattr"): reads
+//     see the real files, writes land in the workspace's upper directory
+//     under ringfence's state dir (internal/homestate), so the real home
+//     never changes and toolchain caches stay warm. Denied entries
+//     (~/.ssh …) are masked above the overlay; moving, linking or copying
+//     them meets the mask (EXDEV/EBUSY/EACCES). The state dir is masked,
+//     and is anyway unreachable through the overlay (overlayfs refuses a
+//     lookup into its own upper layer: ELOOP). Landlock grants writes to
+//     home only when it is overlaid. A home the policy makes writable,
+//     denies, or that holds the workspace is left as the policy says.
+//     Where home cannot be layered — its state directory on overlayfs,
+//     nfs, fuse or ecryptfs, or mounts beneath home (locked in the user
+//     namespace, and overlayfs refuses a lower directory holding them) —
+//     home stays read-only, the toolchain cache variables point at the
+//     workspace's private cache (bound writable at /tmp/.ringfence-cache)
+//     and a reason says so, instead of every run failing at set-up.
+//     The init keeps CAP_DAC_OVERRIDE until the view is built: overlayfs
+//     makes its work directory mode 000 and must still use it (only the
+//     caller's own uid is mapped, so only its own inodes are affected).
+//
+//   - Mount path (Request.MountPath, "/workspace" under servers): the
+//     workspace is bound there instead of at its real path, which is
+//     masked, so paths the model is told are true and no host path
+//     leaks; every layer under the root moves with it. The view's root is
+//     then a read-only tmpfs of per-entry binds of the host's root
+//     (View.SynthRoot), so the mountpoint can be made without touching
+//     the host. A mount path over a system directory, the root of
+//     everything, or one holding a layer from outside the workspace is
+//     refused (confine.CheckMountPath).
+//
+//   - Scratch: the private /tmp and /dev/shm are tmpfs of
+//     confine.ScratchSize (policy limit, else min(1 GiB, RAM/4)): filling
+//     them ends in ENOSPC, not host memory pressure. A workspace or a
+//     named path under /tmp is bound into the private /tmp in every mode
+//     (a read-only /tmp is made read-only only after its mountpoints).
+//
 // # Gaps (reported in Enforcement, never claimed)
+//
+//   - The home layer persists per workspace: what one run writes under
+//     home (a ~/.bashrc included) the next confined run of the same
+//     workspace sees; never the host. `ringfence cache clear` drops it.
+//
+//   - Concurrent runs of one workspace share its upper directory (the
+//     kernel warns "in-use as upperdir"; index=off keeps it from refusing
+//     the mount): a file two runs write at once under home ends as one of
+//     them. Caches tolerate this; nothing reaches the host either way.
+//
+//   - A host socket under home stays unconnectable even though home is
+//     writable (the overlay shows the host's socket inodes).
 //
 //   - Under allow-all the command shares the host's network namespace,
 //     abstract unix sockets included (Network none).
+//
 //   - Host /sys is visible read-only; the host's /tmp is replaced by a
-//     private one (paths under host /tmp that no layer binds are not
-//     visible).
+//     private one (paths under host /tmp that neither the workspace nor a
+//     layer names are not visible).
 //
 // Available probes by starting the init for real (once per Provider);
 // Options.Quick checks only the kernel switches, for one-shot CLIs.

@@ -31,7 +31,7 @@ func Guard(plan Plan, exists func(string) bool) Plan {
 		}
 	}
 	if missing {
-		plan.Seccomp.Protected = abs
+		plan.Seccomp.Protected = plan.Mount.all(abs)
 	}
 	return plan
 }
@@ -41,13 +41,15 @@ func Guard(plan Plan, exists func(string) bool) Plan {
 // that does not exist and is not guarded makes files partial.
 func Enforce(p *policy.Policy, plan Plan, exists func(string) bool) confine.Enforcement {
 	e := confine.Enforcement{Files: confine.FilesFull, Network: confine.NetFull}
-	guarded := seccomp.Protect(append(append([]string{}, plan.Seccomp.Protected...), plan.Named...))
+	guarded := seccomp.Protect(append(append([]string{}, plan.Seccomp.Protected...), plan.Mount.all(plan.Named)...))
 	var missing []string
 	for _, op := range plan.View.Ops {
-		if (op.Kind == initproc.BindRO || op.Kind == initproc.Mask) && op.Protected && !exists(op.Target) && !guarded.Covers(op.Target) {
-			missing = append(missing, relTo(p.Root, op.Target))
+		host := plan.hostPath(op)
+		if (op.Kind == initproc.BindRO || op.Kind == initproc.Mask) && op.Protected && !exists(host) && !guarded.Covers(op.Target) {
+			missing = append(missing, relTo(p.Root, host))
 		}
 	}
+
 	if len(missing) > 0 {
 		e.Files = confine.FilesPartial
 		e.Reasons = append(e.Reasons, "protected paths that do not exist yet can be created: "+strings.Join(missing, ", "))
@@ -69,4 +71,13 @@ func relTo(root, path string) string {
 		return rest
 	}
 	return path
+}
+
+// hostPath is the host path an op stands for: its source (layer ops keep
+// it, masks included), else its target.
+func (plan Plan) hostPath(op initproc.Op) string {
+	if op.Source != "" {
+		return op.Source
+	}
+	return op.Target
 }

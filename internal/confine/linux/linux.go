@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/ringfence/ringfence/internal/confine"
@@ -27,7 +28,13 @@ type Options struct {
 	// the namespaces anyway still fails closed, when Start's clone fails
 	// or the init reports a failed set-up stage.
 	Quick bool
+	// NoHomeOverlay, when set, is why the home overlay is not used (tests
+	// and simulations); the cache fallback is used instead.
+	NoHomeOverlay string
 }
+
+// HomeCacheView is where the home cache fallback is bound in the view.
+const HomeCacheView = "/tmp/.ringfence-cache"
 
 // Provider is the linux backend.
 type Provider struct {
@@ -92,13 +99,36 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err := p.Available(); err != nil {
 		return nil, err
 	}
-	plan := Guard(NewPlan(pol), exists)
+	vo := ViewOptions{MountPath: req.MountPath, Home: req.Home,
+		ScratchBytes: confine.ScratchSize(pol.Limits.ScratchBytes, confine.HostRAM())}
+	env, homeReason := req.Env, ""
+	if req.Home != nil {
+		why := p.opts.NoHomeOverlay
+		if why == "" {
+			why = overlayUnsupported(req.Home.Upper)
+		}
+		if why == "" {
+			why = homeSubmounts(req.Home.Dir)
+		}
+		if why != "" {
+			vo.HomeCacheAt = HomeCacheView
+			var set []string
+			env, set = confine.CacheEnv(req.Env, HomeCacheView)
+			homeReason = "no private home layer (" + why + "): home stays read-only; " +
+				strings.Join(set, ", ") + " point at a private cache directory of this workspace"
+		}
+	}
+	if err := confine.CheckMountPath(pol, req.MountPath); err != nil {
+		return nil, err
+	}
+	plan := Guard(NewPlanWith(pol, vo), exists)
 	dir := req.Dir
 	if dir == "" {
 		dir = pol.Root
 	}
+	dir = plan.Mount.View(dir)
 	spec := &initproc.Spec{
-		Argv: req.Argv, Dir: dir, Env: req.Env,
+		Argv: req.Argv, Dir: dir, Env: env,
 		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
 	}
@@ -108,6 +138,9 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, exists)
+	if homeReason != "" {
+		cmd.Enforcement.Reasons = append(cmd.Enforcement.Reasons, homeReason)
+	}
 	cmd.Dialect = Dialect
 	cmd.TreeKill = confine.KillPidNamespace
 	return cmd, nil

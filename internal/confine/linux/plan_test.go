@@ -42,9 +42,13 @@ func TestNewPlan(t *testing.T) {
 		p    *policy.Policy
 		want []string
 	}{
-		{"read-only: scratch read-only, nothing bound",
+		{"read-only: scratch read-only; the root under /tmp still shown, read-only",
 			pol(policy.ReadOnly, policy.Read),
-			[]string{"proc /proc", "dev /dev ro", "tmpfs /tmp ro"}},
+			[]string{"proc /proc", "dev /dev ro", "tmpfs /tmp ro", "bind-ro /tmp/ws"}},
+		{"a named path under /tmp is shown even at the baseline's access",
+			pol(policy.ReadOnly, policy.Read, layer("/tmp/x", policy.Read, policy.FromDeployment),
+				layer("/tmp/x/secret", policy.Deny, policy.FromDeployment)),
+			[]string{"proc /proc", "dev /dev ro", "tmpfs /tmp ro", "bind-ro /tmp/ws", "bind-ro /tmp/x", "mask /tmp/x/secret"}},
 		{"workspace under /tmp lands on the private /tmp; protected over it; pins last",
 			pol(policy.WorkspaceWrite, policy.Read,
 				layer("/tmp/ws", policy.Write, policy.FromMode),
@@ -62,7 +66,7 @@ func TestNewPlan(t *testing.T) {
 				layer("/srv", policy.Read, policy.FromDeployment),
 				layer("/srv/private", policy.Deny, policy.FromDeployment),
 				layer("/srv/private/pub", policy.Read, policy.FromDeployment)),
-			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "mask /srv/private", "bind-ro /srv/private/pub"}},
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "bind-ro /tmp/ws", "mask /srv/private", "bind-ro /srv/private/pub"}},
 		{"allow-list baseline: empty base, reads bound",
 			pol(policy.WorkspaceWrite, policy.Deny,
 				layer("/usr", policy.Read, policy.FromDeployment),
@@ -142,5 +146,90 @@ func TestEnforceReportsMissingProtected(t *testing.T) {
 	p.Network.Mode = policy.NetAllowAll
 	if e := Enforce(p, NewPlan(p), func(string) bool { return true }); e.Network != confine.NetNone {
 		t.Fatalf("allow-all: %+v", e)
+	}
+}
+
+func TestPlanViewOptions(t *testing.T) {
+	w := func(base policy.Access, ls ...policy.Layer) *policy.Policy {
+		p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/ws", Baseline: base, Layers: ls}
+		policy.SortLayers(p.Layers)
+		return p
+	}
+	ws := layer("/home/u/ws", policy.Write, policy.FromMode)
+	hooks := layer("/home/u/ws/.git/hooks", policy.Read, policy.FromProtected)
+	ssh := layer("/home/u/.ssh", policy.Deny, policy.FromDeployment)
+	home := &confine.Home{Dir: "/home/u", Upper: "/home/u/.local/state/ringfence/home/h/upper",
+		Work: "/home/u/.local/state/ringfence/home/h/work", Cache: "/home/u/.local/state/ringfence/home/h/cache",
+		Hide: []string{"/home/u/.local/state/ringfence"}}
+	cases := []struct {
+		name string
+		p    *policy.Policy
+		o    ViewOptions
+		want []string
+		ll   []string // Landlock write
+	}{
+		{"mount path: the workspace moves, its real path is masked, pins follow",
+			w(policy.Read, ws, hooks), ViewOptions{MountPath: "/workspace", ScratchBytes: 1 << 20},
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "bind-rw /workspace", "bind-ro /workspace/.git/hooks protected",
+				"mask /home/u/ws", "pin /workspace/.git"},
+			[]string{"/dev", "/tmp", "/workspace"}},
+		{"home overlay below the workspace and the denied entry; state masked",
+			w(policy.Read, ws, ssh), ViewOptions{Home: home},
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "overlay /home/u", "bind-rw /home/u/ws", "mask /home/u/.ssh",
+				"mask /home/u/.local/state/ringfence"},
+			[]string{"/dev", "/tmp", "/home/u", "/home/u/ws"}},
+		{"home that is the workspace is not overlaid",
+			func() *policy.Policy {
+				p := w(policy.Read, layer("/home/u", policy.Write, policy.FromMode))
+				p.Root = "/home/u"
+				return p
+			}(), ViewOptions{Home: home},
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "bind-rw /home/u", "mask /home/u/.local/state/ringfence"},
+			[]string{"/dev", "/tmp", "/home/u"}},
+		{"allow-list baseline: home not overlaid",
+			w(policy.Deny, ws), ViewOptions{Home: home},
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "bind-rw /home/u/ws", "mask /home/u/.local/state/ringfence"},
+			[]string{"/dev", "/tmp", "/home/u/ws"}},
+		{"cache fallback: no overlay, the cache bound in the private /tmp",
+			w(policy.Read, ws), ViewOptions{Home: home, HomeCacheAt: HomeCacheView},
+			[]string{"proc /proc", "dev /dev", "tmpfs /tmp", "bind-rw /tmp/.ringfence-cache", "bind-rw /home/u/ws",
+				"mask /home/u/.local/state/ringfence"},
+			[]string{"/dev", "/tmp", HomeCacheView, "/home/u/ws"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plan := NewPlanWith(c.p, c.o)
+			if d := cmp.Diff(c.want, kinds(plan.View.Ops)); d != "" {
+				t.Fatalf("ops (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(c.ll, plan.Landlock.Write); d != "" {
+				t.Fatalf("landlock write (-want +got):\n%s", d)
+			}
+			if plan.View.SynthRoot != (c.o.MountPath != "" && c.p.Baseline != policy.Deny) {
+				t.Fatalf("synth root %v", plan.View.SynthRoot)
+			}
+			for _, op := range plan.View.Ops {
+				if (op.Kind == initproc.Tmpfs || op.Kind == initproc.Dev) && op.Size != c.o.ScratchBytes {
+					t.Fatalf("%s size %d", op.Target, op.Size)
+				}
+			}
+		})
+	}
+	// Guarded carve-outs follow the workspace to its mount path.
+	p := w(policy.Read, ws, hooks)
+	plan := Guard(NewPlanWith(p, ViewOptions{MountPath: "/workspace"}), func(string) bool { return false })
+	if d := cmp.Diff([]string{"/workspace/.git/hooks"}, plan.Seccomp.Protected); d != "" {
+		t.Fatalf("guarded (-want +got):\n%s", d)
+	}
+	if e := Enforce(p, plan, func(string) bool { return false }); e.Files != confine.FilesFull {
+		t.Fatalf("enforcement %+v", e)
+	}
+}
+
+func TestScratchSize(t *testing.T) {
+	for _, c := range [][3]int64{{0, 0, 1 << 30}, {0, 16 << 30, 1 << 30}, {0, 2 << 30, 512 << 20}, {5 << 20, 16 << 30, 5 << 20}} {
+		if got := confine.ScratchSize(c[0], c[1]); got != c[2] {
+			t.Errorf("ScratchSize(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+		}
 	}
 }

@@ -1,0 +1,23 @@
+// Package homestate keeps ringfence's per-workspace home layers: the
+// overlay upper and work directories that take a confined command's writes
+// under the user's home, and the cache directory the landlock backend
+// points toolchain caches at.
+//
+// Layout: <state>/home/<hash of the workspace root>/{upper,work,cache},
+// <state> being $XDG_STATE_HOME/ringfence (default ~/.local/state/ringfence).
+// Every directory is made 0700 and must be owned by the caller and not be
+// a link: a state directory another user could write would let them plant
+// files every later run of that workspace sees in its home.
+//
+// Threat model. The layer is per workspace, so a run of one workspace
+// never sees another's writes; it persists, so toolchain caches are warm
+// on the next run — and so is anything a run planted in its own layer (a
+// ~/.bashrc there is sourced by the next confined shell of the same
+// workspace, never by the host's). Backends mask <state> in the view, so no
+// command reaches any layer except through its own overlay. `ringfence
+// cache clear` drops a workspace's layer, or all of them.
+//
+// Sharing. A policy may share a cache directory with the host (a write
+// layer: writes there reach the real home), never a directory whose
+// content is executed or sourced (SharedRefused).
+package homestate
