@@ -25,5 +25,5 @@ func (d *Defaults) IsZero() bool {
 		d.Entries == nil && d.Network.Mode == 0 && d.Network.Domains == nil &&
 		d.Limits == (Limits{}) && d.ProtectGit == GitDefault && d.ExtraProtected == nil &&
 		!d.AllowAliasedWrites && d.UnixSockets == nil && d.ReadFile == nil && d.Now == nil &&
-		d.Restrictions == nil
+		d.Restrictions == nil && d.ExtraProtectedNames == nil
 }

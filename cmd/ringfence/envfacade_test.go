@@ -55,7 +55,9 @@ func TestFacadeDefaultEnvironment(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "TMPDIR="+hostTmp+"\n") || !strings.Contains(out, "TMPDIR="+hostTmp+"/ringfence-tmp-") {
+	// The private temp dir lives under /tmp whatever the host's TMPDIR
+	// says (so the sandbox's private /tmp can show it), never the host's.
+	if strings.Contains(out, "TMPDIR="+hostTmp+"\n") || !strings.Contains(out, "TMPDIR=/tmp/ringfence-tmp-") {
 		t.Errorf("TMPDIR is not the sandbox's own:\n%s", out)
 	}
 	if !slices.Contains(res.Env, "HOME") || slices.Contains(res.Env, "GITHUB_TOKEN") || strings.Contains(strings.Join(res.Env, " "), "ghp_") {

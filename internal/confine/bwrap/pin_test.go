@@ -67,7 +67,7 @@ func TestPinArgs(t *testing.T) {
 			i++
 		}
 	}
-	want := [][]string{{"--ro-bind", "/", "/"}, {"--tmpfs", "/tmp"}, {"--bind", "/home/u/repo", "/home/u/repo"},
+	want := [][]string{{"--ro-bind", "/", "/"}, {"--tmpfs", "/tmp"}, {"--tmpfs", "/dev/shm"}, {"--bind", "/home/u/repo", "/home/u/repo"},
 		{"--bind-fd", "7", "/home/u/repo/.git"}, {"--bind-fd", "9", "/home/u/repo/src/a"},
 		{"--ro-bind", "/home/u/repo/.git/config", "/home/u/repo/.git/config"}, {"--tmpfs", "/home/u/repo/.git/secret"},
 		{"--ro-bind", "/home/u/repo/src/a/.git/config", "/home/u/repo/src/a/.git/config"}}

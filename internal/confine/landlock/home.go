@@ -14,6 +14,10 @@ func withHome(plan Plan, p *policy.Policy, h *confine.Home) Plan {
 		return plan
 	}
 	plan.Landlock.Write = append(plan.Landlock.Write, h.Cache)
+	// Writable like a root for the supervisor too: the metadata guard
+	// (touch, chmod of a cache entry) and sockets a tool makes there.
+	plan.Seccomp.MetaWritable = append(plan.Seccomp.MetaWritable, h.Cache)
+	plan.Seccomp.AllowUnix = append(plan.Seccomp.AllowUnix, h.Cache)
 	for _, d := range h.Hide {
 		if p.AccessAt(d) != policy.Deny {
 			plan.Landlock.ReadCarved = append(plan.Landlock.ReadCarved, d)

@@ -215,10 +215,16 @@ func TestPlanViewOptions(t *testing.T) {
 			}
 		})
 	}
-	// Guarded carve-outs follow the workspace to its mount path.
-	p := w(policy.Read, ws, hooks)
+	// Guarded carve-outs follow the workspace to its mount path: a
+	// read-only path by its absolute path, a protected name (.git/hooks)
+	// by the name guard, whose roots follow too.
+	ro := layer("/home/u/ws/vendor", policy.Read, policy.FromDeployment)
+	p := w(policy.Read, ws, hooks, ro)
 	plan := Guard(NewPlanWith(p, ViewOptions{MountPath: "/workspace"}), func(string) bool { return false })
-	if d := cmp.Diff([]string{"/workspace/.git/hooks"}, plan.Seccomp.Protected); d != "" {
+	if d := cmp.Diff([]string{"/workspace/vendor"}, plan.Seccomp.Protected); d != "" {
+		t.Fatalf("guarded (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"/workspace"}, plan.Seccomp.NameRoots); d != "" {
 		t.Fatalf("guarded (-want +got):\n%s", d)
 	}
 	if e := Enforce(p, plan, func(string) bool { return false }); e.Files != confine.FilesFull {
