@@ -90,13 +90,23 @@ func loadPolicySources(root, explicit string) (*policySources, error) {
 // ancestors inside a write grant read-only, so that no command can rename
 // a parent away and create a config dir of its own in its place (a
 // renamed parent carries a mount over the dir along with it on some
-// backends). It runs after the flags, whose --write entries count too.
+// backends). The dir and the user policy file are guarded where they
+// really are too (configTargets): a dotfile manager may link either into
+// a repository that is the workspace. It runs after the flags, whose
+// --write entries count too.
 func guardConfigDir(d *policy.Defaults) {
 	configDir, err := os.UserConfigDir()
 	if err != nil || !filepath.IsAbs(configDir) {
 		return
 	}
-	target := policy.Clean(filepath.Join(configDir, "ringfence"))
+	for _, target := range configTargets(policy.Clean(filepath.Join(configDir, "ringfence"))) {
+		guardPath(d, target)
+	}
+}
+
+// guardPath denies target and keeps its ancestors inside a write grant
+// read-only (see guardConfigDir).
+func guardPath(d *policy.Defaults, target string) {
 	d.Restrictions = append(d.Restrictions, policy.Entry{Path: target, Access: policy.Deny})
 	grants := []string{}
 	if d.Mode == policy.WorkspaceWrite {
