@@ -180,8 +180,12 @@ var credentialWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHR
 var credentialParts = []string{"KEY", "KEYS", "PASS", "PAT", "PW", "PWD"}
 
 func credentialName(n string) bool {
-	// AUTHOR (GIT_AUTHOR_NAME) is a name, not an authorization.
-	u := strings.ReplaceAll(strings.ToUpper(n), "AUTHOR", "")
+	// AUTHOR as a whole part (GIT_AUTHOR_NAME) is a name, not an
+	// authorization; AUTHORIZATION, inside a part, stays one.
+	u := strings.ToUpper(n)
+	for strings.Contains("_"+u+"_", "_AUTHOR_") {
+		u = strings.TrimPrefix(strings.TrimSuffix(strings.Replace("_"+u+"_", "_AUTHOR_", "_", 1), "_"), "_")
+	}
 	if strings.HasPrefix(u, "AWS_") {
 		return true
 	}
@@ -216,7 +220,7 @@ func credentialValue(v string) bool {
 		// "=" separates too: -flag=https://u:p@h, -X=main.k=ghp_….
 		return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == '|' || r == ';' || r == '"' || r == '\'' || r == '='
 	}) {
-		if userinfo(w) {
+		if userinfo(w) || (strings.Contains(v, "://") && queryCredential(w)) {
 			return true
 		}
 		for _, p := range tokenPrefixes {
@@ -247,6 +251,22 @@ func userinfo(w string) bool {
 		return false
 	}
 	return scheme || strings.Contains(user, ":")
+}
+
+// queryCredential finds a credential named in a URL's query
+// (?token=…, &access_token=…, ?private_token=…). Words are split at "=",
+// so a key ends one word and the next key follows an "&" in the next.
+func queryCredential(w string) bool {
+	i := strings.IndexAny(w, "?&")
+	if i < 0 {
+		return false
+	}
+	for _, k := range strings.FieldsFunc(w[i:], func(r rune) bool { return r == '?' || r == '&' }) {
+		if credentialName(k) {
+			return true
+		}
+	}
+	return false
 }
 
 func upperAlnum(s string) bool {

@@ -56,6 +56,10 @@ func TestClassifyEnv(t *testing.T) {
 		{"NODE_SECRET", "x", EnvCredential},
 		{"PYTHON_DB_PASS", "x", EnvCredential},
 		{"CGO_KEY", "x", EnvCredential},
+		{"NODE_AUTHORIZATION", "Bearer 0123456789", EnvCredential},
+		{"PYTHON_AUTHORIZATION_HEADER", "Basic dTpw", EnvCredential},
+		{"LC_AUTHOR_TOKEN", "x", EnvCredential},
+		{"GIT_COMMITTER_NAME", "A U Thor", EnvPass},
 		// Credential-like values inside a listed family.
 		{"GOPROXY", "https://user:pass@proxy.corp/,direct", EnvCredential},
 		{"GOPROXY", "https://proxy.golang.org|https://tok@goproxy.corp", EnvCredential},
@@ -67,6 +71,12 @@ func TestClassifyEnv(t *testing.T) {
 		{"PYTHONX", "AKIAABCDEFGHIJKLMNOP", EnvCredential},
 		{"CFLAGS", "-DKEY=\"-----BEGIN PRIVATE KEY-----\"", EnvCredential},
 		{"GOFLAGS", "-toolexec=https://x@y", EnvCredential},
+		{"PIP_INDEX_URL", "https://pypi.corp/simple?token=0123456789", EnvCredential},
+		{"PIP_EXTRA_INDEX_URL", "https://pypi.corp/simple?page=1&access_token=0123", EnvCredential},
+		{"npm_config_registry", "https://npm.corp/?private_token=abc", EnvCredential},
+		{"GOPROXY", "https://proxy.corp/?api_key=abc,direct", EnvCredential},
+		{"PIP_INDEX_URL", "https://pypi.corp/simple?page=1&per_page=20", EnvPass},
+		{"GOFLAGS", "-tags=key&token", EnvPass},
 		// Code loaders.
 		{"NODE_OPTIONS", "--require /home/u/hook.js", EnvLoadsCode},
 		{"NODE_OPTIONS", "-r ./setup.js", EnvLoadsCode},
