@@ -115,9 +115,11 @@ func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
 		}
 		defer aw.Close()
 		// The trail records what the sandbox did; the sandbox must not be
-		// able to rewrite it, wherever the person chose to keep it.
-		ld.config.Defaults.Entries = append(ld.config.Defaults.Entries,
-			policy.Entry{Path: absUnder(ld.config.Root, mf.audit), Access: policy.Read})
+		// able to rewrite it, wherever the person chose to keep it — nor
+		// rename its directory away and leave a forged one in its place.
+		trail := absUnder(ld.config.Root, mf.audit)
+		ld.config.Defaults.Entries = append(ld.config.Defaults.Entries, policy.Entry{Path: trail, Access: policy.Read})
+		pinAncestors(&ld.config.Defaults, trail)
 	}
 	sb, err := ringfence.New(ld.config)
 	if err != nil {

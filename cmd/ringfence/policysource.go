@@ -108,6 +108,14 @@ func guardConfigDir(d *policy.Defaults) {
 // read-only (see guardConfigDir).
 func guardPath(d *policy.Defaults, target string) {
 	d.Restrictions = append(d.Restrictions, policy.Entry{Path: target, Access: policy.Deny})
+	pinAncestors(d, target)
+}
+
+// pinAncestors keeps every ancestor of target inside a write grant
+// read-only: a read-only or denied target could otherwise be replaced by
+// renaming a parent away and making a fresh one (bwrap carries the mount
+// over target along with its renamed parent).
+func pinAncestors(d *policy.Defaults, target string) {
 	grants := []string{}
 	if d.Mode == policy.WorkspaceWrite {
 		grants = append(grants, d.Root)
