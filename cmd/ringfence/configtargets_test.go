@@ -12,25 +12,25 @@ import (
 // dangling link, and a linked parent whose config dir does not exist yet.
 func TestConfigTargets(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
-	must(t, err)
+	noErr(t, err)
 	dir := func(name string) string { return filepath.Join(base, name, ".config", "ringfence") }
 	link := func(target, name string) {
-		must(t, os.MkdirAll(filepath.Dir(name), 0o755))
-		must(t, os.Symlink(target, name))
+		noErr(t, os.MkdirAll(filepath.Dir(name), 0o755))
+		noErr(t, os.Symlink(target, name))
 	}
 	// A plain dir: only itself.
-	must(t, os.MkdirAll(dir("plain"), 0o755))
+	noErr(t, os.MkdirAll(dir("plain"), 0o755))
 	// The dir linked (relative link, as stow makes).
-	must(t, os.MkdirAll(filepath.Join(base, "dots1", "rf"), 0o755))
+	noErr(t, os.MkdirAll(filepath.Join(base, "dots1", "rf"), 0o755))
 	link("../../dots1/rf", dir("dirlink"))
 	// The policy file linked, and a dangling one.
-	must(t, os.MkdirAll(dir("filelink"), 0o755))
+	noErr(t, os.MkdirAll(dir("filelink"), 0o755))
 	link(filepath.Join(base, "dots2", "p.toml"), filepath.Join(dir("filelink"), "policy.toml"))
 	writeFile(t, filepath.Join(base, "dots2", "p.toml"), "")
-	must(t, os.MkdirAll(dir("dangling"), 0o755))
+	noErr(t, os.MkdirAll(dir("dangling"), 0o755))
 	link(filepath.Join(base, "dots3", "gone", "p.toml"), filepath.Join(dir("dangling"), "policy.toml"))
 	// .config linked, no ringfence dir in it yet.
-	must(t, os.MkdirAll(filepath.Join(base, "dots4", "config"), 0o755))
+	noErr(t, os.MkdirAll(filepath.Join(base, "dots4", "config"), 0o755))
 	link(filepath.Join(base, "dots4", "config"), filepath.Join(base, "parent", ".config"))
 
 	for _, tc := range []struct {
@@ -48,5 +48,12 @@ func TestConfigTargets(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: configTargets = %q, want %q", tc.name, got, want)
 		}
+	}
+}
+
+func noErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
