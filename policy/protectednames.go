@@ -152,10 +152,19 @@ var (
 		}
 		return m
 	}()
+	// hookNames are the hook names protected anywhere: every one but the
+	// server-side hooks, which git runs only in a repository receiving a
+	// push (pre-receive, update, proc-receive, post-receive, post-update,
+	// push-to-checkout). "update" in particular is an ordinary file name
+	// (Rails' bin/update); in a .git/hooks directory every name is held.
 	hookNames = func() map[string]bool {
+		server := map[string]bool{"pre-receive": true, "update": true, "proc-receive": true,
+			"post-receive": true, "post-update": true, "push-to-checkout": true}
 		m := map[string]bool{}
 		for _, h := range GitHookNames {
-			m[h] = true
+			if !server[h] {
+				m[h] = true
+			}
 		}
 		return m
 	}()
@@ -180,6 +189,13 @@ func MatchProtectedName(rel string, extra []string) NameMatch {
 	var git NameMatch // the deepest git-directory position met so far
 	inGit := false
 	for i, c := range comps {
+		if c == "node_modules" && i < len(comps)-1 {
+			// Packages a package manager unpacks: npm packages ship .vscode/,
+			// .husky/ and hook-named scripts, and no editor, agent or git
+			// opens node_modules/x as a project on its own. What is there
+			// runs when the user runs their tools anyway (it is code).
+			return NameMatch{}
+		}
 		last := i == len(comps)-1
 		if nameRows[c] || containsName(extra, c) {
 			return NameMatch{Kind: NameRowMatch, Name: c, Self: last, Rest: strings.Join(comps[i+1:], "/")}

@@ -33,6 +33,13 @@ func TestMatchProtectedName(t *testing.T) {
 		{"x/fsmonitor-watchman", NameHook, "fsmonitor-watchman", true},
 		{"scripts/post-checkout", NameHook, "post-checkout", true},
 		{"pre-commit.sh", NameNone, "", false},
+		{"bin/update", NameNone, "", false}, // server-side hook names are ordinary outside .git/hooks
+		{"scripts/post-receive", NameNone, "", false},
+		{".git/hooks/update", NameGitHooks, "hooks", false},
+		{"node_modules/pkg/.vscode/settings.json", NameNone, "", false}, // unpacked packages
+		{"node_modules/husky/.husky/pre-commit", NameNone, "", false},
+		{"web/node_modules/x/pre-commit", NameNone, "", false},
+		{"node_modules", NameNone, "", false},
 		{"pre-commit/x", NameNone, "", false}, // a directory of that name holds no hook
 		// a .git directory at any depth
 		{".git", NameGitDir, ".git", true},
