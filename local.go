@@ -87,6 +87,9 @@ func New(cfg Config) (*Local, error) {
 	d := cfg.Defaults
 	if d.IsZero() {
 		d = policy.AgentDefaults()
+		if home, err := os.UserHomeDir(); err == nil {
+			d.Entries = policy.CredentialEntries(home, func(p string) bool { _, err := os.Lstat(p); return err == nil })
+		}
 	}
 	// Before anything else looks at home (a backend's probe cache lives
 	// there): a home that does not exist must be seen not to.

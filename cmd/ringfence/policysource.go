@@ -37,8 +37,13 @@ type policySources struct {
 func builtinDefaults(root string) policy.Defaults {
 	d := policy.AgentDefaults()
 	d.Root = root
+	if home, err := os.UserHomeDir(); err == nil {
+		d.Entries = append(d.Entries, policy.CredentialEntries(home, pathExists)...)
+	}
 	return d
 }
+
+func pathExists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 // trustRefusal is a workspace policy file refused because it widens and is
 // not trusted: the widenings, and how to trust it.
