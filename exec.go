@@ -40,16 +40,21 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 	if err != nil {
 		return nil, err
 	}
-	cmd, err := l.confine(argv, dir, l.env(opts.Env), pol)
+	env := l.env(opts.Env)
+	cmd, err := l.confine(argv, dir, env, pol)
 	if err != nil {
 		return nil, err
 	}
 	ro := l.runOptions(opts, pol, cmd)
 	res, err := run.Run(ctx, cmd, ro)
+	var out *ExecResult
 	if err != nil {
-		return l.startFailure(cmd, pol, err), nil
+		out = l.startFailure(cmd, pol, err)
+	} else {
+		out = l.result(cmd, pol, ro, res)
 	}
-	return l.result(cmd, pol, ro, res), nil
+	out.Env = envNames(env)
+	return out, nil
 }
 
 // confine asks the selected backend for the argv to start. Only a
@@ -74,10 +79,13 @@ func unconfined(argv []string, dir string, env []string) *confine.Cmd {
 	}
 }
 
-// env builds the allow-listed environment: PATH, the configured variables,
-// then the call's own. The host's environment never enters.
+// env builds the command's environment: the host's variables that
+// cfg.EnvPolicy lets through (by default policy.DefaultEnv's allow-list:
+// what tools need, never what looks like a credential), the configured
+// variables, the private TMPDIR (the host's own TMPDIR never passes: it
+// names a directory the sandbox may not show), then the call's own.
 func (l *Local) env(extra map[string]string) []string {
-	vars := map[string]string{"PATH": DefaultPath}
+	vars, _ := l.cfg.EnvPolicy.Build(os.Environ())
 	for k, v := range l.cfg.Env {
 		vars[k] = v
 	}
@@ -93,6 +101,16 @@ func (l *Local) env(extra map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// envNames are the names (never the values) of env, for the result.
+func envNames(env []string) []string {
+	names := make([]string, 0, len(env))
+	for _, kv := range env {
+		n, _, _ := strings.Cut(kv, "=")
+		names = append(names, n)
+	}
+	return names
 }
 
 func (l *Local) runOptions(opts ExecOptions, pol *policy.Policy, cmd *confine.Cmd) run.Options {

@@ -32,13 +32,19 @@ type Config struct {
 	Timeout time.Duration
 	// MaxOutput bounds each captured output stream; zero is 1 MiB.
 	MaxOutput int64
-	// Env is the base environment every command gets. PATH defaults to
-	// DefaultPath; nothing from the host's environment is passed through.
+	// Env are variables every command gets, over what EnvPolicy passes.
 	Env map[string]string
+	// EnvPolicy chooses which of the host's variables (os.Environ() at each
+	// call) a command gets. The zero value is policy.DefaultEnv's
+	// allow-list: PATH (absolute entries only), HOME, USER, locale,
+	// terminal and toolchain variables, never one whose name or value
+	// looks like a credential; Clear passes none (PATH is DefaultPath).
+	EnvPolicy policy.Env
 }
 
-// DefaultPath is the PATH a command gets when the configuration sets none.
-const DefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+// DefaultPath is the PATH a command gets when neither the host nor the
+// configuration gives a usable one.
+const DefaultPath = policy.DefaultPath
 
 // Local is ringfence's own sandbox: commands confined by the best backend
 // this host offers, files through the policy-fenced workspace.

@@ -73,6 +73,9 @@ type ExecResult struct {
 	// RunnerError is why the runner itself could not be started, for the
 	// person operating ringfence (never narrated to the model).
 	RunnerError string `json:"runnerError,omitempty"`
+	// Env names the variables the command was given (names only, never
+	// values), so a person can see what passed the allow-list.
+	Env []string `json:"env,omitempty"`
 }
 
 // Sandbox is where an agent's commands run and its files live: the contract

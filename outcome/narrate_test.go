@@ -58,6 +58,8 @@ var narrationCases = map[Kind][]narrationCase{
 	GateUnavailable: {
 		{"timeout", Outcome{Kind: GateUnavailable, Reason: "timeout"}},
 		{"error", Outcome{Kind: GateUnavailable, Reason: "error"}},
+		{"no gate", Outcome{Kind: GateUnavailable, Reason: ReasonNoGate}},
+		{"no approver", Outcome{Kind: GateUnavailable, Reason: ReasonNoApprover}},
 	},
 	OverBudget: {
 		{"read", Outcome{Kind: OverBudget, Bound: "max_bytes", Limit: 65536, Observed: 1048576, Path: "/workspace/big.log"}},

@@ -42,7 +42,7 @@ type Outcome struct {
 
 	Path       string   `json:"path,omitempty"`       // the model path involved
 	Axis       string   `json:"axis,omitempty"`       // denied-by-policy: "read" | "write"
-	Reason     string   `json:"reason,omitempty"`     // path-rejected: the pathrule reason; gate-unavailable: "timeout"|"error"; runner-failure: status reason
+	Reason     string   `json:"reason,omitempty"`     // path-rejected: the pathrule reason; gate-unavailable: ReasonNoGate, ReasonNoApprover, ReasonGateTimeout, ReasonGateError; runner-failure: status reason
 	Note       string   `json:"note,omitempty"`       // gate-declined: the person's note
 	Bound      string   `json:"bound,omitempty"`      // over-budget, scope-limited, timed-out: which bound
 	Limit      int64    `json:"limit,omitempty"`      // the bound's value

@@ -54,12 +54,20 @@ func narrateGateDeclined(o Outcome, _ Context) string {
 }
 
 func narrateGateUnavailable(o Outcome, _ Context) string {
-	why := "the approval channel failed"
-	if o.Reason == "timeout" {
-		why = "no answer came in time"
+	switch o.Reason {
+	case ReasonNoGate, ReasonNoApprover:
+		// Nobody can ever answer on this connection: "retry later" would
+		// send the model round in a loop, or to find another way to ask.
+		return "This action needs a person's approval, and this client cannot approve actions, " +
+			"so the policy decided: not run. Retrying will be refused the same way. " +
+			"Do the work another way that needs no approval (a narrower command that only reads " +
+			"or writes inside the workspace, or run_code for computation), or ask the user to run it themselves."
+	case ReasonGateTimeout:
+		return "This action needs a person's approval, but no answer came in time, so it was not run. " +
+			"Ask the user whether they want it, or choose an action that needs no approval."
 	}
-	return "This action needs a person's approval, but " + why + ", so it was not run. " +
-		"Retry later, or choose an action that needs no approval."
+	return "This action needs a person's approval, but the approval channel failed, so it was not run. " +
+		"Choose an action that needs no approval, or ask the user to check their client."
 }
 
 func narrateScopeLimited(o Outcome, _ Context) string {

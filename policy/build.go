@@ -52,16 +52,16 @@ func (b *builder) lower(p string, a Access, o Origin) {
 // its path and at every deeper layer that would otherwise grant more. That
 // is intersection, so a read entry beneath a denied parent stays denied and
 // a deeper deployment write grant beneath it is capped too.
-func (b *builder) restrict(e Entry) {
+func (b *builder) restrict(e Entry, o Origin) {
 	var deeper []string
 	for _, l := range b.layers {
 		if l.Path != e.Path && within(e.Path, l.Path) {
 			deeper = append(deeper, l.Path)
 		}
 	}
-	b.lower(e.Path, e.Access, FromRequest)
+	b.lower(e.Path, e.Access, o)
 	for _, p := range deeper {
-		b.lower(p, e.Access, FromRequest)
+		b.lower(p, e.Access, o)
 	}
 }
 
@@ -117,9 +117,12 @@ func buildLayers(p *Policy, req Request, d Defaults, g *Grant) error {
 		}
 		b.add(e.Path, e.Access, FromDeployment)
 	}
+	for _, e := range in.standing {
+		b.restrict(e, FromDeployment)
+	}
 	for _, e := range in.request {
 		if e.Access != Write { // a covered write entry is granted by the approval
-			b.restrict(e)
+			b.restrict(e, FromRequest)
 		}
 	}
 	for _, e := range in.approved {
@@ -133,8 +136,8 @@ func buildLayers(p *Policy, req Request, d Defaults, g *Grant) error {
 }
 
 type layerInputs struct {
-	deployment, request, approved []Entry
-	extra                         []string
+	deployment, standing, request, approved []Entry
+	extra                                   []string
 }
 
 // checkLayerInputs validates every path and access, and refuses a request
@@ -148,6 +151,14 @@ func checkLayerInputs(req Request, d Defaults, g *Grant) (in layerInputs, err er
 	}
 	if in.deployment, err = checkEntries("entry", d.Entries); err != nil {
 		return in, err
+	}
+	if in.standing, err = checkEntries("restriction", d.Restrictions); err != nil {
+		return in, err
+	}
+	for _, e := range in.standing {
+		if e.Access == Write {
+			return in, &InvalidError{Field: "restriction", Value: e.Path, Reason: "a restriction may only be read or deny"}
+		}
 	}
 	if in.request, err = checkEntries("request entry", req.Entries); err != nil {
 		return in, err

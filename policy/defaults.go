@@ -45,8 +45,14 @@ type Defaults struct {
 	// under workspace-write: read-only means nothing is writable unless an
 	// approval says so.
 	Entries []Entry
-	Network Network // the network ceiling
-	Limits  Limits  // the limits ceiling; a zero field is unlimited
+	// Restrictions are standing restrictions from a source that may only
+	// narrow (a workspace's untrusted policy file, the CLI's guard over
+	// its own config dir): each caps access in its subtree exactly as a
+	// request entry does (intersection), with origin FromDeployment. A
+	// write restriction is invalid.
+	Restrictions []Entry
+	Network      Network // the network ceiling
+	Limits       Limits  // the limits ceiling; a zero field is unlimited
 	// ProtectGit chooses how much of .git stays writable (GitDefault etc.).
 	ProtectGit GitProtection
 	// ExtraProtected are more subpaths, relative to each writable root

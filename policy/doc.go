@@ -41,6 +41,20 @@
 // restrictions only ever lower access; layers that change nothing are
 // dropped so a backend is never handed a rule without effect.
 //
+// Defaults.Restrictions are standing restrictions from a source that may
+// only narrow (a workspace's untrusted policy file): they cap access like a
+// request's entries, with origin FromDeployment, and a write one is
+// invalid.
+//
+// # Environment
+//
+// Env and DefaultEnv decide which of the host's variables a command gets:
+// an allow-list of what shells and toolchains need (PATH with only its
+// absolute entries, HOME, locale, GO*, NODE_*, PYTHON*, …), minus every
+// variable whose name or value looks like a credential (ClassifyEnv) and
+// options that load code at every start of a tool. Env.Pass names
+// variables passed regardless; Env.Clear passes none.
+//
 // Under danger-full-access nothing is confined (Confining is false); the
 // baseline is write and the layers that remain only inform the in-process
 // fence.
@@ -67,6 +81,9 @@
 //     protected by default (protect_git = "read-only" covers .git/modules).
 //   - A protected path that does not exist yet is a rule about a name; how
 //     a backend keeps it from being created is the backend's business.
+//   - The environment's credential checks are heuristics over names and
+//     value shapes: an opaque secret under an allow-listed name
+//     (PYTHONFOO=<random>) passes. The allow-list keeps that set small.
 //   - Domains are compared as names. Whether a proxy enforces them, and how
 //     it treats IP literals, is the network backend's business.
 package policy

@@ -61,6 +61,9 @@
 //
 // The gate is bounded by Options.GateTimeout (gate-unavailable, reason
 // "timeout"); an error or a panic in it is gate-unavailable ("error"); a
+// gate whose client can never approve (ErrNoApprover) is gate-unavailable
+// ("no-approver"), narrated as final — the model is told to do the work
+// another way, not to retry; a
 // decline is gate-declined with the person's note. With no Gate at all,
 // run_command's ask-approval is gate-unavailable ("no-gate"), while a
 // refused write keeps the policy's own outcome (outside-write-root or

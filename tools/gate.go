@@ -18,6 +18,13 @@ type Gate interface {
 	Ask(ctx context.Context, q Question) (Answer, error)
 }
 
+// ErrNoApprover is what a Gate returns (or wraps) when the client it
+// would ask can never approve: an MCP client without elicitation, an HTTP
+// session whose credential is not an approver's. The call is then
+// gate-unavailable with reason no-approver, narrated as the policy's final
+// word rather than a hint to retry.
+var ErrNoApprover = errors.New("tools: this client cannot approve")
+
 // Question is what the person is asked.
 type Question struct {
 	Tool string
@@ -68,6 +75,7 @@ const (
 	gateTimeout  = "timeout"
 	gateError    = "error"
 	gateNone     = "no-gate"
+	gateNoAppr   = "no-approver"
 	gateAborted  = "aborted"
 )
 
@@ -81,7 +89,7 @@ type reply struct {
 func (s *Set) ask(ctx context.Context, q Question) (Decision, *outcome.Outcome, string) {
 	g := s.opts.Gate
 	if g == nil {
-		return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: "no-gate"}, gateNone
+		return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: outcome.ReasonNoGate}, gateNone
 	}
 	gctx, cancel := context.WithTimeout(ctx, s.opts.GateTimeout)
 	defer cancel()
@@ -108,10 +116,12 @@ func judge(ctx, gctx context.Context, r reply) (Decision, *outcome.Outcome, stri
 	switch {
 	case ctx.Err() != nil:
 		return 0, &outcome.Outcome{Kind: outcome.Aborted}, gateAborted
+	case errors.Is(r.err, ErrNoApprover):
+		return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: outcome.ReasonNoApprover}, gateNoAppr
 	case r.err != nil && errors.Is(gctx.Err(), context.DeadlineExceeded):
-		return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: "timeout"}, gateTimeout
+		return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: outcome.ReasonGateTimeout}, gateTimeout
 	case r.err != nil:
-		return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: "error"}, gateError
+		return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: outcome.ReasonGateError}, gateError
 	}
 	switch r.a.Decision {
 	case Decline:
@@ -121,7 +131,7 @@ func judge(ctx, gctx context.Context, r reply) (Decision, *outcome.Outcome, stri
 	case ApproveSession:
 		return ApproveSession, nil, gateForSess
 	}
-	return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: "error"}, gateError
+	return 0, &outcome.Outcome{Kind: outcome.GateUnavailable, Reason: outcome.ReasonGateError}, gateError
 }
 
 // mint turns an approving decision into a policy approval: single-call for

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,6 +140,7 @@ func TestGateDeclineAndUnavailable(t *testing.T) {
 		{"bad-decision", &fakeGate{answer: Answer{Decision: 7}}, outcome.GateUnavailable, "error", gateError},
 		{"panic", panicGate{}, outcome.GateUnavailable, "error", gateError},
 		{"nil", nil, outcome.GateUnavailable, "no-gate", gateNone},
+		{"no-approver", &fakeGate{err: fmt.Errorf("mcp: no elicitation: %w", ErrNoApprover)}, outcome.GateUnavailable, "no-approver", gateNoAppr},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, minted := gateFixture(t, c.gate, policy.DangerFullAccess)

@@ -106,7 +106,7 @@ type AuditInfo struct {
 	Class       *execpolicy.Classification `json:"classification,omitempty"`
 	// Gate is what the approval step did: "" (not needed), "session" (a
 	// session approval covered it), "approved-once", "approved-session",
-	// "declined", "timeout", "error", "no-gate".
+	// "declined", "timeout", "error", "no-gate", "no-approver".
 	Gate        string                 `json:"gate,omitempty"`
 	Approval    string                 `json:"approval,omitempty"` // the minted approval, summarised
 	Backend     string                 `json:"backend,omitempty"`

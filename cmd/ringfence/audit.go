@@ -49,7 +49,7 @@ call that caused it.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.Session, "session", "", "only the calls of session `ID`")
+	fs.StringVar(&f.Session, "session", "", "only the calls of the session labelled `LABEL` (the trail's session column)")
 	fs.StringVar(&f.Tool, "tool", "", "only the calls of tool `NAME` (run_command, read_file, …)")
 	fs.StringVar(&f.Outcome, "outcome", "", "only the calls that ended in outcome `KIND` (ok, gate-declined, sandbox-violation, …)")
 	fs.BoolVar(&asJSON, "json", false, "print the matching records as JSON lines")

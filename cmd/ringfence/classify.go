@@ -29,7 +29,7 @@ pipeline or chain is classified by its riskiest part. Nothing is run.`,
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			classifier, err := loadClassifier(policyFile, cmd.Flags().Changed("policy"))
 			if err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return loadFailure(err)
 			}
 			c := classifier.Classify(argv)
 			if asJSON {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ringfence/ringfence"
@@ -32,41 +34,49 @@ func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.write, "write", nil, "also make `PATH` writable (repeatable)")
 	fs.StringArrayVar(&f.readOnly, "read-only", nil, "make `PATH` read-only, e.g. inside the workspace (repeatable)")
 	fs.StringArrayVar(&f.deny, "deny", nil, "make `PATH` unreadable and unwritable (repeatable)")
-	fs.StringVar(&f.policyFile, "policy", "", "policy `FILE` (.toml or .json; default: .ringfence.toml in the root, else the user config dir)")
+	fs.StringVar(&f.policyFile, "policy", "", "policy `FILE` (.toml or .json), used as it is; default: ~/.config/ringfence/policy.toml, which .ringfence.toml in the root may only narrow unless trusted (ringfence policy trust)")
 	fs.StringVar(&f.backend, "backend", "auto", "confinement backend: auto, linux, landlock or bwrap")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the whole process tree after this `DURATION` (e.g. 30s; 0: none)")
-	fs.StringArrayVar(&f.env, "env", nil, "pass `NAME[=VALUE]` to the command (NAME alone copies it from ringfence's environment; repeatable)")
+	fs.StringArrayVar(&f.env, "env", nil, "also pass `NAME[=VALUE]` (NAME alone copies it from ringfence's environment, even one the default allow-list keeps out as a credential; repeatable)")
 	fs.StringVar(&f.memory, "memory", "", "memory limit for the whole tree, e.g. 512M")
 	fs.IntVar(&f.pids, "pids", 0, "limit on processes in the tree")
 	fs.StringVar(&f.mountPath, "mount-path", "", "show the workspace as `PATH` in ringfence's notes (default: its real path; servers use /workspace)")
 	fs.DurationVar(&f.cpuTime, "cpu-time", 0, "CPU-time limit for the whole tree, e.g. 30s")
 }
 
-// loaded is what the flags and the policy file resolve to.
+// loaded is what the flags and the policy files resolve to.
 type loaded struct {
 	config     ringfence.Config
-	file       *policyfile.File // nil when no policy file applies
-	fileSource string
+	files      []fileUse // the policy files that apply, and how
+	fileSource string    // the last of them, or ""
+	warnings   []string  // for the person, on stderr (danger-full-access from a file)
 	classifier *execpolicy.Classifier
 }
 
 // load turns flags into a sandbox configuration: built-in defaults, then the
-// policy file, then the flags the person set explicitly, which win.
+// policy files (see loadPolicySources), then the flags the person set
+// explicitly, which win.
 func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	root, err := f.rootDir()
 	if err != nil {
 		return nil, err
 	}
-	out := &loaded{classifier: execpolicy.Default()}
-	d := policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read, Network: policy.Network{Mode: policy.NetDeny}}
-	if path, ok := f.policyPath(root); ok {
-		if d, err = out.applyFile(path, root, d); err != nil {
-			return nil, err
-		}
+	src, err := loadPolicySources(root, f.policyFile)
+	if err != nil {
+		return nil, err
 	}
+	out := &loaded{files: src.files, warnings: src.warnings}
+	if len(src.files) > 0 {
+		out.fileSource = src.files[len(src.files)-1].Path
+	}
+	if out.classifier, err = src.base.Exec.Compile(); err != nil {
+		return nil, err
+	}
+	d := src.base.Defaults
 	if err := f.applyFlags(fs, root, &d); err != nil {
 		return nil, err
 	}
+	guardConfigDir(&d)
 	env, err := parseEnv(f.env)
 	if err != nil {
 		return nil, err
@@ -75,8 +85,30 @@ func (f *sandboxFlags) load(fs *pflag.FlagSet) (*loaded, error) {
 	if mount == "" {
 		mount = root
 	}
-	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, Env: env}
+	out.config = ringfence.Config{Root: root, MountPath: mount, Defaults: d, Backend: f.backend, Timeout: f.timeout, Env: env, EnvPolicy: src.base.Env}
 	return out, nil
+}
+
+// loadFor is load for a subcommand: a workspace policy file refused for
+// widening exits 121 (policy refused), any other failure 125, and the
+// warnings go to the command's stderr.
+func (f *sandboxFlags) loadFor(cmd *cobra.Command) (*loaded, error) {
+	ld, err := f.load(cmd.Flags())
+	if err != nil {
+		return nil, loadFailure(err)
+	}
+	for _, w := range ld.warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ringfence: warning:", w)
+	}
+	return ld, nil
+}
+
+func loadFailure(err error) error {
+	var we *policyfile.WideningError
+	if errors.As(err, &we) {
+		return &exitError{code: exitPolicy, err: err}
+	}
+	return &exitError{code: exitUsage, err: err}
 }
 
 func (f *sandboxFlags) rootDir() (string, error) {
@@ -97,35 +129,6 @@ func (f *sandboxFlags) rootDir() (string, error) {
 		return "", fmt.Errorf("--root: %w", err)
 	}
 	return real, nil
-}
-
-// policyPath: --policy, else .ringfence.toml in the root, else the user's
-// config directory.
-func (f *sandboxFlags) policyPath(root string) (string, bool) {
-	if f.policyFile != "" {
-		return f.policyFile, true
-	}
-	dir, _ := os.UserConfigDir()
-	return policyfile.Discover(root, dir)
-}
-
-func (l *loaded) applyFile(path, root string, base policy.Defaults) (policy.Defaults, error) {
-	file, err := policyfile.LoadFile(path)
-	if err != nil {
-		return base, err
-	}
-	if file.Mode == nil {
-		file.Mode = &base.Mode
-	}
-	d, err := file.Defaults(root)
-	if err != nil {
-		return base, err
-	}
-	if l.classifier, err = file.Exec.Compile(); err != nil {
-		return base, fmt.Errorf("%s: [exec]: %w", path, err)
-	}
-	l.file, l.fileSource = file, path
-	return d, nil
 }
 
 // applyFlags lays the explicitly set flags over the defaults. Entries from
@@ -212,20 +215,23 @@ func parseEnv(items []string) (map[string]string, error) {
 	return out, nil
 }
 
-// loadClassifier is the classifier of a policy file's [exec] section, or
-// the built-in one when no file applies.
+// loadClassifier is the classifier the policy files give (an explicit
+// file, else the user's and the current directory's, trusted or narrowing
+// only, exactly as run would use them), or the built-in one.
 func loadClassifier(path string, explicit bool) (*execpolicy.Classifier, error) {
-	if !explicit {
-		wd, _ := os.Getwd()
-		dir, _ := os.UserConfigDir()
-		var ok bool
-		if path, ok = policyfile.Discover(wd, dir); !ok {
-			return execpolicy.Default(), nil
-		}
+	wd, err := os.Getwd()
+	if err == nil {
+		wd, err = filepath.EvalSymlinks(wd)
 	}
-	file, err := policyfile.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return file.Exec.Compile()
+	if !explicit {
+		path = ""
+	}
+	src, err := loadPolicySources(wd, path)
+	if err != nil {
+		return nil, err
+	}
+	return src.base.Exec.Compile()
 }

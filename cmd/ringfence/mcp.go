@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -25,8 +22,9 @@ import (
 
 // mcpFlags are the server's own flags, beside the shared sandbox flags.
 type mcpFlags struct {
-	audit, http, token, tokenFile string
-	gateTimeout                   time.Duration
+	audit, http, token, tokenFile, tokenOut, approverTokenFile string
+	allowOrigins, allowHosts                                   []string
+	gateTimeout                                                time.Duration
 }
 
 func newMCPCmd() *cobra.Command {
@@ -40,27 +38,38 @@ glob_files, grep_files and read_media over MCP, confined to the workspace
 (--root, default the current directory), which the model sees as /workspace.
 
 By default it speaks over stdio, as agents start it. With --http ADDR it serves
-the streamable HTTP transport instead, on a loopback address unless a bearer
-token is given (--token or --token-file); with a token every request must send
-"Authorization: Bearer <token>".
+the streamable HTTP transport instead, never without a bearer token: every
+request must send "Authorization: Bearer <token>". Without --token-file a random
+token is generated into a new file only you can read (--token-out FILE, or a
+private temporary directory), and its path is printed. ADDR is a loopback
+address (127.0.0.1:8080), unix:/path/mcp.sock (a 0600 socket in a 0700
+directory), or — only with --token-file — any other address. Requests whose Host
+is not a loopback name (or --allow-host), or whose Origin is not the server's
+own (or --allow-origin), are refused: a web page cannot drive the server.
 
 When a command needs approval, or a write falls outside what the policy allows,
 the person at the client is asked through MCP elicitation (approve once, approve
-for the session, decline). A client that cannot ask, or a person who does not
-answer within --gate-timeout, gets gate-unavailable: nothing runs.
+for the session, decline). On stdio the client is the person's own. Over HTTP
+anyone holding the token could ask, so approvals are asked only of sessions
+opened with --approver-token-file's token (the person's client); any other
+session cannot approve, and what needs approval is not run. A client that
+cannot ask, or a person who does not answer within --gate-timeout, gets
+gate-unavailable: nothing runs.
 
 --audit FILE appends one JSON line per call; read it with ringfence audit FILE. The file is
 read-only to the sandbox, even inside the workspace.`,
 		Example: `  ringfence mcp --root .
   claude mcp add ringfence -- ringfence mcp --root .
   ringfence mcp --root ~/src/app --network loopback --audit ~/.ringfence-audit.jsonl
-  ringfence mcp --http 127.0.0.1:8080
-  ringfence mcp --http 0.0.0.0:8080 --token-file ~/.config/ringfence/token`,
+  ringfence mcp --http 127.0.0.1:8080 --token-out ~/.config/ringfence/mcp.token
+  ringfence mcp --http unix:$XDG_RUNTIME_DIR/ringfence/mcp.sock
+  ringfence mcp --http 127.0.0.1:8080 --token-file agent.token --approver-token-file person.token
+  ringfence mcp --http 10.0.0.5:8080 --token-file ~/.config/ringfence/token`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ld, err := flags.load(cmd.Flags())
+			ld, err := flags.loadFor(cmd)
 			if err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return err // an *exitError: 121 for a refused policy file, else 125
 			}
 			if !cmd.Flags().Changed("mount-path") {
 				ld.config.MountPath = "/workspace"
@@ -71,25 +80,33 @@ read-only to the sandbox, even inside the workspace.`,
 	flags.register(cmd.Flags())
 	fs := cmd.Flags()
 	fs.StringVar(&mf.audit, "audit", "", "append one JSON line per tool call to `FILE` (read it with: ringfence audit FILE)")
-	fs.StringVar(&mf.http, "http", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080) instead of stdio")
-	fs.StringVar(&mf.token, "token", "", "require this bearer `TOKEN` on every HTTP request (prefer --token-file: arguments are visible to other users)")
-	fs.StringVar(&mf.tokenFile, "token-file", "", "read the bearer token from `FILE`")
+	fs.StringVar(&mf.http, "http", "", "serve streamable HTTP on `ADDR` (127.0.0.1:8080, or unix:/path/mcp.sock) instead of stdio")
+	fs.StringVar(&mf.token, "token", "", "refused: a token in the command line is visible to every local user (use --token-file)")
+	_ = fs.MarkHidden("token")
+	fs.StringVar(&mf.tokenFile, "token-file", "", "read the agent's bearer token from `FILE` (yours, mode 0600, at least 16 characters)")
+	fs.StringVar(&mf.tokenOut, "token-out", "", "write the generated bearer token to `FILE` (created 0600; must not exist)")
+	fs.StringVar(&mf.approverTokenFile, "approver-token-file", "", "the person's bearer token, from `FILE`: only sessions opened with it are asked for approvals over HTTP")
+	fs.StringArrayVar(&mf.allowOrigins, "allow-origin", nil, "also accept requests from this browser `ORIGIN` (scheme://host[:port]; repeatable)")
+	fs.StringArrayVar(&mf.allowHosts, "allow-host", nil, "also accept this `HOST` name in the Host header (for a non-loopback listener; repeatable)")
 	fs.DurationVar(&mf.gateTimeout, "gate-timeout", tools.DefaultGateTimeout, "how long to wait for a person's approval before answering gate-unavailable")
 	return cmd
 }
 
 func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
-	token, err := mf.bearer()
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
-	}
+	var auth *httpAuth
 	if mf.http != "" {
-		if err := rfmcp.CheckListen(mf.http, token); err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("--http %s: %w; pass --token-file FILE (or --token TOKEN), or listen on 127.0.0.1", mf.http, err)}
+		var err error
+		if auth, err = prepareHTTP(mf, cmd.ErrOrStderr()); err != nil {
+			return &exitError{code: exitUsage, err: err}
 		}
+		defer auth.removeAll()
+		denySecrets(&ld.config.Defaults, auth.secrets)
+	} else if mf.token != "" || mf.tokenFile != "" || mf.tokenOut != "" || mf.approverTokenFile != "" {
+		return &exitError{code: exitUsage, err: errors.New("token flags are for --http; over stdio the client that started the server is the person's")}
 	}
 	var aw *audit.Writer
 	if mf.audit != "" {
+		var err error
 		if aw, err = audit.Open(mf.audit); err != nil {
 			return &exitError{code: exitUsage, err: fmt.Errorf("--audit: %w", err)}
 		}
@@ -109,31 +126,16 @@ func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
 		Sandbox: sb, Audit: aw, Version: versionString(), Logger: logger,
 		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout},
 	})
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	parent := cmd.Context() // tests end the server by cancelling it
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if mf.http == "" {
 		return srv.ServeStdio(ctx, readCloser(cmd.InOrStdin()), cmd.OutOrStdout())
 	}
-	return serveHTTP(ctx, cmd, srv, mf.http, token)
-}
-
-func serveHTTP(ctx context.Context, cmd *cobra.Command, srv *rfmcp.Server, addr, token string) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
-	}
-	hs := &http.Server{Handler: srv.HTTPHandler(token), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(cmd.ErrOrStderr(), "ringfence: serving MCP on http://%s/ (token required: %v)\n", ln.Addr(), token != "")
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(sctx)
-	}()
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serveHTTP(ctx, cmd.ErrOrStderr(), srv, mf, auth)
 }
 
 func readCloser(r io.Reader) io.ReadCloser {
@@ -141,23 +143,4 @@ func readCloser(r io.Reader) io.ReadCloser {
 		return rc
 	}
 	return io.NopCloser(r)
-}
-
-// bearer is the token from --token or --token-file (not both).
-func (mf mcpFlags) bearer() (string, error) {
-	if mf.token != "" && mf.tokenFile != "" {
-		return "", errors.New("pass --token or --token-file, not both")
-	}
-	if mf.tokenFile == "" {
-		return mf.token, nil
-	}
-	b, err := os.ReadFile(mf.tokenFile)
-	if err != nil {
-		return "", fmt.Errorf("--token-file: %w", err)
-	}
-	tok := strings.TrimSpace(string(b))
-	if tok == "" {
-		return "", fmt.Errorf("--token-file %s: the file is empty", mf.tokenFile)
-	}
-	return tok, nil
 }

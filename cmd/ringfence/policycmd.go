@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -14,9 +15,9 @@ import (
 func newPolicyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "policy",
-		Short: "Explain the resolved policy, or write a starting policy file",
+		Short: "Explain the resolved policy, write a starting policy file, trust a workspace's file",
 	}
-	cmd.AddCommand(newPolicyExplainCmd(), newPolicyInitCmd())
+	cmd.AddCommand(newPolicyExplainCmd(), newPolicyInitCmd(), newPolicyTrustCmd(), newPolicyUntrustCmd())
 	return cmd
 }
 
@@ -36,9 +37,9 @@ what is unreadable, and the access at each --path.`,
   ringfence policy explain --policy team.toml --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ld, err := flags.load(cmd.Flags())
+			ld, err := flags.loadFor(cmd)
 			if err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return err
 			}
 			d := ld.config.Defaults
 			d.Root = ld.config.Root
@@ -48,15 +49,21 @@ what is unreadable, and the access at each --path.`,
 				return refusal(err)
 			}
 			e := policy.Explain(pol, absPaths(ld.config.Root, paths))
+			env := explainEnv(ld.config)
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
-				return enc.Encode(e)
+				return enc.Encode(struct {
+					policy.Explanation
+					PolicyFiles []fileUse    `json:"policyFiles"`
+					Env         envExplained `json:"env"`
+				}{e, nonNilFiles(ld.files), env})
 			}
-			if ld.fileSource != "" {
-				fmt.Fprintf(cmd.OutOrStdout(), "policy file: %s\n", ld.fileSource)
+			for _, f := range ld.files {
+				fmt.Fprintf(cmd.OutOrStdout(), "policy file: %s (%s)\n", f.Path, roleText[f.Role])
 			}
 			fmt.Fprint(cmd.OutOrStdout(), e.Text())
+			fmt.Fprint(cmd.OutOrStdout(), env.text())
 			return nil
 		},
 	}
@@ -119,6 +126,9 @@ rewrite it (it is a protected path).`,
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", path)
+			if filepath.Base(path) == ".ringfence.toml" {
+				fmt.Fprintf(cmd.OutOrStdout(), "as a workspace's file it may only narrow your policy; if you edit it to widen, trust it: ringfence policy trust %s\n", path)
+			}
 			return nil
 		},
 	}

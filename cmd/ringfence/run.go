@@ -45,9 +45,9 @@ whose "kind" says exactly what happened.`,
   ringfence run --deny ~/.ssh --write /tmp/cache --memory 1G --pids 256 -- npm ci`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			ld, err := flags.load(cmd.Flags())
+			ld, err := flags.loadFor(cmd)
 			if err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return err // an *exitError: 121 for a refused policy file, else 125
 			}
 			return runCommand(cmd, ld, argv, asJSON, quiet)
 		},

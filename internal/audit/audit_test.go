@@ -112,7 +112,7 @@ func TestWriterConcurrentLinesAndRead(t *testing.T) {
 		t.Fatalf("record = %+v", r)
 	}
 	f.Seek(0, 0)
-	got, _ := Read(f, Filter{Session: "s2", Outcome: "gate-declined"})
+	got, _ := Read(f, Filter{Session: SessionLabel("s2"), Outcome: "gate-declined"})
 	if len(got) != 25 {
 		t.Fatalf("filtered %d, want 25", len(got))
 	}

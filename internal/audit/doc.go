@@ -4,7 +4,7 @@
 //
 // # What a record holds
 //
-// The time (RFC 3339, milliseconds, UTC), the session, the tool, the
+// The time (RFC 3339, milliseconds, UTC), the session's label, the tool, the
 // arguments, the resolved policy's one-line summary, the command's
 // classification (capability, outcome, programs), the permissions the call
 // declared, what the approval gate did, the backend and what it enforced,
@@ -20,6 +20,13 @@
 // command line (and argv) is kept — it is not file contents and the person
 // auditing needs it — but cut at 1 KiB (MaxText), with the cut said; every
 // other kept string is cut the same way.
+//
+// The session is recorded as a label (SessionLabel: HMAC-SHA256 of the id
+// under a key that lives only in the writing process), never as the id:
+// over HTTP a session id, with the bearer token, acts in a session, and the
+// trail may be readable to the sandboxed commands it records. Labels group
+// one process's calls by session; they cannot be reversed, and the same id
+// gets another label in another process.
 //
 // # Threat model
 //

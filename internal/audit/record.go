@@ -14,7 +14,8 @@ const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
 
 // Record is one tool call.
 type Record struct {
-	Time    string `json:"time"`
+	Time string `json:"time"`
+	// Session is the session's label (SessionLabel), never its id.
 	Session string `json:"session"`
 	Tool    string `json:"tool"`
 	// Args are the call's arguments with contents replaced (see Args).
@@ -42,7 +43,8 @@ type Record struct {
 
 // Call is what the server knows of one call.
 type Call struct {
-	At      time.Time
+	At time.Time
+	// Session is the session id; the record holds only its label.
 	Session string
 	Tool    string
 	Args    json.RawMessage
@@ -55,7 +57,7 @@ func FromCall(c Call) Record {
 	a := c.Result.Audit
 	r := Record{
 		Time:        c.At.UTC().Format(TimeFormat),
-		Session:     c.Session,
+		Session:     SessionLabel(c.Session),
 		Tool:        c.Tool,
 		Args:        Args(c.Args),
 		Policy:      c.Policy,

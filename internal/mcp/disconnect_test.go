@@ -175,9 +175,9 @@ func TestDisconnectKillsCommandHTTP(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			e := newEnv(t, tools.Options{})
 			e.needBackend()
-			ts := httptest.NewServer(e.srv.HTTPHandler(""))
+			ts := httptest.NewServer(e.handler(agentCred))
 			t.Cleanup(ts.Close)
-			cs, err := httpClient(t, ts.URL, "", nil)
+			cs, err := httpClient(t, ts.URL, agentCred.Token, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,6 +189,7 @@ func TestDisconnectKillsCommandHTTP(t *testing.T) {
 				req, _ := http.NewRequest(http.MethodDelete, ts.URL, nil)
 				req.Header.Set("Mcp-Session-Id", cs.ID())
 				req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+				req.Header.Set("Authorization", "Bearer "+agentCred.Token)
 				go func() {
 					if resp, err := http.DefaultClient.Do(req); err == nil {
 						resp.Body.Close()

@@ -16,10 +16,22 @@
 //   - Approvals come from a person only: the gate asks through MCP
 //     elicitation (a form: approve once, approve for the session, decline,
 //     and a note). Anything other than an accepted known choice declines. A
-//     client that did not declare elicitation is gate-unavailable at once;
-//     one that does not answer within the gate timeout is gate-unavailable
-//     ("timeout"). Tool arguments never reach the gate: the tool layer's
-//     decoder refuses any field its schema does not name.
+//     client that did not declare elicitation is gate-unavailable at once
+//     ("no-approver", narrated as final: the policy decided, do it another
+//     way — never "retry later"); one that does not answer within the gate
+//     timeout is gate-unavailable ("timeout"). Tool arguments never reach
+//     the gate: the tool layer's decoder refuses any field its schema does
+//     not name.
+//   - Approvals are never granted by the process that asked. Elicitation
+//     goes back to the client that made the call, so the gate is only as
+//     trustworthy as that client. On stdio (and in memory) the client
+//     started the server and is the person's. Over HTTP a session is asked
+//     only if it was opened with an approver Credential (the person's
+//     token, held by the person's client); any other session has no gate —
+//     what needs approval is not run ("no-gate"). A session is bound to the
+//     credential that opened it (the SDK refuses another credential's
+//     requests with 403, and handle checks it again), so an agent cannot
+//     borrow an approver's session nor answer its elicitations.
 //   - Bad input never takes the server down. On stdio (LineTransport) a
 //     line that is not JSON gets a parse error (-32700), one that is not a
 //     JSON-RPC message or is longer than DefaultMaxLine gets
@@ -32,11 +44,20 @@
 //     notification, and over HTTP a dropped connection (the call is tied to
 //     the HTTP request that carried it, which the SDK does not do before
 //     protocol 2026-07-28) or a DELETE ending the session.
-//   - Over HTTP, CheckListen refuses a non-loopback address without a
-//     bearer token; with one, every request must carry it (compared in
-//     constant time over its SHA-256) or gets 401 before the MCP layer.
-//     The SDK's DNS-rebinding protection stays on for loopback.
-//   - With Config.Audit, every call is recorded (package audit).
+//   - HTTP is never served without credentials: HTTPHandler refuses an
+//     empty list, a token under MinTokenLen, and two credentials with one
+//     token. Every request must carry one (compared in constant time over
+//     SHA-256 digests, every credential checked) or gets 401 before the MCP
+//     layer; a session id alone is nothing. CheckListen refuses a
+//     non-loopback address unless the token was given explicitly (the CLI
+//     generates one for loopback only, into a 0600 file).
+//   - Browsers cannot drive it: a Host that is not a loopback name or
+//     address (or an allowed one) is refused 403 (DNS rebinding), and so is
+//     any Origin but the server's own ("http://" + that Host) or an allowed
+//     one — including "null" and a repeated header. The SDK's own
+//     rebinding check stays on as well.
+//   - With Config.Audit, every call is recorded (package audit), under a
+//     per-process HMAC label of the session, never the session id.
 //
 // # Threat model
 //
@@ -47,7 +68,13 @@
 // the elicitation answer travels through the client, so a client that lies
 // on the person's behalf can approve what its person would not: an MCP
 // client is trusted to the extent that it shows the person the question.
-// HTTP without a token trusts every local user of the machine.
+// Over HTTP, anyone holding a token — another local user, a web page, a
+// command the server itself ran with network access — may try to be both
+// the asker and the approver; hence tokens always, approvals only for the
+// approver credential, and the Host/Origin guard. A sandboxed command
+// cannot reach the server under network deny or loopback (its own network
+// namespace; tested as root and as nobody); under allow-all it can, and
+// only the token stops it — the CLI denies the token files to the sandbox.
 //
 // # Known gaps
 //
@@ -61,4 +88,12 @@
 //     the host allows (the per-command limits still apply to each).
 //   - TLS is not served: put a TLS proxy in front of a non-loopback
 //     listener, or the bearer token travels in clear.
+//   - Tokens do not expire and cannot be rotated while the server runs;
+//     a leaked token is good until restart (a generated one dies with the
+//     process).
+//   - The approver credential trusts its client to show the person each
+//     question; a person who pastes the approver token into an agent's
+//     configuration gives that agent the approval.
+//   - Under allow-all a sandboxed command can still reach the server's
+//     port (only the token refuses it) and any other loopback service.
 package mcp

@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -12,7 +12,8 @@ import (
 // ErrNoElicitation is the gate's answer when the client cannot ask a
 // person (it did not declare the elicitation capability): the call is
 // gate-unavailable at once instead of waiting for the timeout.
-var ErrNoElicitation = errors.New("mcp: the client does not support elicitation")
+// It wraps tools.ErrNoApprover, so the model is told the policy decided.
+var ErrNoElicitation = fmt.Errorf("mcp: the client does not support elicitation: %w", tools.ErrNoApprover)
 
 // The choices of the approval form, and its fields.
 const (

@@ -114,7 +114,8 @@ func TestNoElicitationIsUnavailableAtOnce(t *testing.T) {
 	start := time.Now()
 	r, st := call(t, cs, "write_file", map[string]any{"path": hook, "content": "x"})
 	wantKind(t, r, st, "gate-unavailable", true)
-	if st.Outcome.Reason != "error" || time.Since(start) > 30*time.Second {
+	if st.Outcome.Reason != "no-approver" || time.Since(start) > 30*time.Second ||
+		!strings.Contains(text(r), "this client cannot approve") || strings.Contains(text(r), "Retry later") {
 		t.Fatalf("reason %q after %v", st.Outcome.Reason, time.Since(start))
 	}
 }

@@ -54,12 +54,18 @@ func (s *syncBuffer) records(t *testing.T, f audit.Filter) []audit.Record {
 
 func newEnv(t *testing.T, opts tools.Options) *env {
 	t.Helper()
+	return newEnvNet(t, opts, policy.Network{})
+}
+
+// newEnvNet is newEnv with a network ceiling for commands.
+func newEnvNet(t *testing.T, opts tools.Options, net policy.Network) *env {
+	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	sb, err := ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Defaults: policy.Defaults{
-		Mode: policy.WorkspaceWrite, Baseline: policy.Read,
+		Mode: policy.WorkspaceWrite, Baseline: policy.Read, Network: net,
 	}})
 	if err != nil {
 		t.Fatal(err)

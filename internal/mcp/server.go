@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -53,9 +54,19 @@ type Server struct {
 }
 
 type session struct {
-	id     string
-	set    *tools.Set
-	policy string
+	// id is the server's own name for the session (approvals are bound to
+	// it; the trail records its label). It is random and never the
+	// transport's session id, which over HTTP travels in a header and acts
+	// in the session: nothing the tool layer or the trail holds can be
+	// replayed as one.
+	id string
+	// transportID is the MCP session id ("" on stdio), for DELETE.
+	transportID string
+	set         *tools.Set
+	policy      string
+	// owner is the HTTP credential that opened the session ("" on stdio):
+	// every later call must carry it.
+	owner string
 
 	mu    sync.Mutex
 	calls map[*int]context.CancelFunc // calls in flight, ended with the session
@@ -86,7 +97,10 @@ func NewServer(cfg Config) *Server {
 	return s
 }
 
-// MCP is the SDK server, for transports this package does not wrap.
+// MCP is the SDK server, for transports this package does not wrap. A
+// call that arrives over HTTP (it carries request headers) without the
+// token info HTTPHandler adds has no approval gate: serving it some other
+// way never makes its client an approver.
 func (s *Server) MCP() *sdk.Server { return s.mcp }
 
 // outputSchema describes the structured content of every tool: the
@@ -96,7 +110,12 @@ var outputSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"data":{}},"required":["outcome"]}`)
 
 func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	sess := s.session(req.Session)
+	sess := s.session(req.Session, req.Extra)
+	if owner, _, _ := credentialOf(req.Extra); owner != sess.owner {
+		// The SDK binds an HTTP session to its opener's credential too;
+		// this keeps the rule if it ever stops doing so.
+		return nil, errSessionOwner
+	}
 	ctx, done := s.callContext(ctx, sess, req.Extra)
 	defer done()
 	name, args := req.Params.Name, req.Params.Arguments
@@ -111,22 +130,28 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	return toMCP(res), nil
 }
 
+// errSessionOwner refuses a call carrying another credential than the one
+// that opened its session.
+var errSessionOwner = errors.New("mcp: this session belongs to another credential")
+
 // session returns the state of ss, making it on its first call: its own
-// tools.Set, whose gate asks this session's person.
-func (s *Server) session(ss *sdk.ServerSession) *session {
+// tools.Set, whose gate asks this session's person — if the session may
+// approve at all (see credentialOf).
+func (s *Server) session(ss *sdk.ServerSession, extra *sdk.RequestExtra) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.sessions[ss]; ok {
 		return st
 	}
-	id := ss.ID()
-	if id == "" {
-		id = newID()
-	}
+	id := newID()
+	owner, approver, viaHTTP := credentialOf(extra)
 	opts := s.cfg.Tools
 	opts.SessionID = id
-	opts.Gate = &elicitGate{ss: ss}
-	st := &session{id: id, set: tools.New(s.cfg.Sandbox, opts), calls: map[*int]context.CancelFunc{}}
+	opts.Gate = nil // nobody to ask: what needs approval is not run
+	if !viaHTTP || approver {
+		opts.Gate = &elicitGate{ss: ss}
+	}
+	st := &session{id: id, transportID: ss.ID(), owner: owner, set: tools.New(s.cfg.Sandbox, opts), calls: map[*int]context.CancelFunc{}}
 	if pol, err := s.cfg.Sandbox.Policy(policy.Request{SessionID: id}); err == nil {
 		st.policy = pol.Summary()
 	}
@@ -151,7 +176,7 @@ func (s *Server) prune() {
 }
 
 func newID() string {
-	var b [8]byte
+	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
@@ -180,12 +205,13 @@ func (s *Server) callContext(ctx context.Context, sess *session, extra *sdk.Requ
 	}
 }
 
-// endSession cancels every call in flight of the session with this id.
-func (s *Server) endSession(id string) {
+// endSession cancels every call in flight of the session with this id,
+// if owner opened it.
+func (s *Server) endSession(id, owner string) {
 	s.mu.Lock()
 	var ended []*session
 	for _, st := range s.sessions {
-		if st.id == id {
+		if st.transportID != "" && st.transportID == id && st.owner == owner {
 			ended = append(ended, st)
 		}
 	}

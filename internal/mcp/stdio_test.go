@@ -61,7 +61,7 @@ func TestStdioEndToEnd(t *testing.T) {
 	}
 	defer f.Close()
 	recs, err := audit.Read(f, audit.Filter{})
-	if err != nil || len(recs) != 2 || recs[0].Tool != "read_file" || recs[1].Gate != "error" {
+	if err != nil || len(recs) != 2 || recs[0].Tool != "read_file" || recs[1].Gate != "no-approver" || recs[0].Session != recs[1].Session || !strings.HasPrefix(recs[0].Session, "s-") {
 		t.Fatalf("trail: %v %+v", err, recs)
 	}
 }

@@ -1,6 +1,8 @@
 package policyfile
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -8,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 
 	"github.com/ringfence/ringfence/execpolicy"
 	"github.com/ringfence/ringfence/policy"
@@ -34,13 +37,60 @@ type File struct {
 	UnixSockets        []string             `toml:"unix_sockets" json:"unix_sockets"`
 	Limits             FileLimits           `toml:"limits" json:"limits"`
 	Exec               execpolicy.Config    `toml:"exec" json:"exec"`
+	Env                FileEnv              `toml:"env" json:"env"`
 
 	// Home expands a leading "~" in paths. LoadFile sets it from the
 	// user's home directory; after Parse it is "" and "~" is refused.
 	Home string `toml:"-" json:"-"`
 	// Path is where the file was loaded from, for messages.
 	Path string `toml:"-" json:"-"`
+	// Digest is the SHA-256 (hex) of exactly the bytes LoadFile parsed,
+	// what a trust record pins.
+	Digest string `toml:"-" json:"-"`
+
+	keys map[string]bool // every key path the file sets ("limits.memory", "entry[].path")
 }
+
+// FileEnv is the [env] table: which variables commands get (policy.Env).
+type FileEnv struct {
+	// Pass names host variables passed as they are, credential-like or not.
+	Pass []string `toml:"pass" json:"pass"`
+	// Set are fixed values.
+	Set map[string]string `toml:"set" json:"set"`
+	// Clear passes no host variable but those in Pass (PATH is the
+	// default system one). Omitted: false, the allow-list.
+	Clear *bool `toml:"clear" json:"clear"`
+}
+
+// EnvPolicy is the [env] table as a policy.Env, its names checked.
+func (f *File) EnvPolicy() (policy.Env, error) {
+	e := policy.Env{Pass: f.Env.Pass, Set: f.Env.Set, Clear: f.Env.Clear != nil && *f.Env.Clear}
+	for _, n := range e.Pass {
+		if err := checkEnvName("env.pass", n); err != nil {
+			return policy.Env{}, err
+		}
+	}
+	for n, v := range e.Set {
+		if err := checkEnvName("env.set", n); err != nil {
+			return policy.Env{}, err
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return policy.Env{}, &policy.InvalidError{Field: "env.set", Value: n, Reason: "value contains NUL"}
+		}
+	}
+	return e, nil
+}
+
+func checkEnvName(field, n string) error {
+	if n == "" || strings.ContainsAny(n, "=\x00") {
+		return &policy.InvalidError{Field: field, Value: n, Reason: "want a variable name (no \"=\", no NUL)"}
+	}
+	return nil
+}
+
+// Sets reports whether the file itself sets key, a dotted path such as
+// "network.mode" or "entry[].path" (array elements as "[]").
+func (f *File) Sets(key string) bool { return f.keys[key] }
 
 // FileNetwork is the [network] table.
 type FileNetwork struct {
@@ -86,27 +136,22 @@ func Parse(data []byte, format string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &File{}
+	f := &File{keys: map[string]bool{}}
 	if err := (&decoder{tag: tag}).decode(root, reflect.ValueOf(f).Elem(), ""); err != nil {
 		return nil, err
 	}
+	collectKeys(root, "", f.keys)
 	return f, nil
 }
 
 // LoadFile reads and parses a policy file, choosing the format by its
-// extension (.toml or .json), and sets Home and Path.
+// extension (.toml or .json), and sets Home, Path and Digest. The file is
+// read once: the bytes hashed are the bytes parsed, so a file changed
+// between the two cannot slip past a trust record.
 func LoadFile(path string) (*File, error) {
-	fh, err := os.Open(path)
+	data, err := readPolicy(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot open: " + errText(err), Err: err}
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, maxFileSize+1))
-	switch {
-	case err != nil:
-		return nil, &Error{File: path, Msg: "cannot read: " + errText(err), Err: err}
-	case len(data) > maxFileSize:
-		return nil, &Error{File: path, Msg: "larger than 1 MiB"}
+		return nil, err
 	}
 	f, err := Parse(data, filepath.Ext(path))
 	if err != nil {
@@ -117,8 +162,41 @@ func LoadFile(path string) (*File, error) {
 		return nil, err
 	}
 	f.Path = path
+	f.Digest = Digest(data)
 	f.Home, _ = os.UserHomeDir()
 	return f, nil
+}
+
+// Digest is the hex SHA-256 of a policy file's bytes.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// readPolicy reads at most maxFileSize bytes of a regular file. It opens
+// without blocking and checks the opened file (not the name), so a FIFO or
+// device planted under a policy file's name is refused rather than hung on.
+func readPolicy(path string) ([]byte, error) {
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot open: " + errText(err), Err: err}
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot stat: " + errText(err), Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{File: path, Msg: "not a regular file"}
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, maxFileSize+1))
+	switch {
+	case err != nil:
+		return nil, &Error{File: path, Msg: "cannot read: " + errText(err), Err: err}
+	case len(data) > maxFileSize:
+		return nil, &Error{File: path, Msg: "larger than 1 MiB"}
+	}
+	return data, nil
 }
 
 // errText is an OS error without the path it repeats.
@@ -128,21 +206,4 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// Discover finds the policy file for a workspace: .ringfence.toml in the
-// root, else <userConfigDir>/ringfence/policy.toml. (--policy, handled by
-// the CLI, comes before both.) The root's file is itself a protected
-// subpath, so a sandboxed command cannot rewrite the policy it runs under.
-func Discover(root, userConfigDir string) (string, bool) {
-	candidates := []string{filepath.Join(root, ".ringfence.toml")}
-	if userConfigDir != "" {
-		candidates = append(candidates, filepath.Join(userConfigDir, "ringfence", "policy.toml"))
-	}
-	for _, c := range candidates {
-		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
-			return c, true
-		}
-	}
-	return "", false
 }

@@ -8,6 +8,10 @@ func InitTemplate() string { return initTemplate }
 const initTemplate = `# ringfence policy file.
 # Found as .ringfence.toml in the workspace root (which the sandbox cannot
 # write), else ~/.config/ringfence/policy.toml, unless --policy names one.
+# A workspace's .ringfence.toml may only NARROW your own policy (that file,
+# or the built-in defaults) until you trust it, at exactly its current
+# contents: ringfence policy trust .ringfence.toml. As written, this file
+# only narrows the built-in defaults, so it works untrusted.
 # A request from a model may only narrow what this file allows; widening
 # needs a person's approval.
 
@@ -63,11 +67,25 @@ cpu_time = "10m"
 network = "ask-approval"
 
 # Extra prefix rules, checked before the built-in table. Each example in
-# match must match the prefix and none in not_match may.
+# match must match the prefix and none in not_match may. decision is
+# "allow", "ask" or "deny"; an untrusted workspace file's rules may only deny.
 [[exec.rule]]
-prefix = ["make", "test"]
-decision = "allow"
-reason = "the project's test target"
-match = [["make", "test"], ["make", "test", "V=1"]]
-not_match = [["make", "install"]]
+prefix = ["make", "deploy"]
+decision = "deny"
+reason = "deploys run from CI, never from an agent"
+match = [["make", "deploy"], ["make", "deploy", "ENV=prod"]]
+not_match = [["make", "test"]]
+
+[env]
+# Host variables commands get. By default an allow-list: PATH (absolute
+# entries), HOME, USER, locale and terminal variables, toolchain ones
+# (GO*, CGO_*, NODE_*, PYTHON*, npm_config_*, CARGO_*, ...), never one
+# whose name or value looks like a credential. "ringfence policy explain"
+# lists them, by name.
+# clear = true passes none (PATH is the system default).
+clear = false
+# Passed as they are, credential-like or not (a workspace file needs trust).
+pass = []
+# Fixed values (a workspace file needs trust).
+# set = { CI = "1" }
 `

@@ -64,3 +64,20 @@ func keyPath(parent, key string) string {
 }
 
 func indexPath(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
+
+// collectKeys records every key path under n: object fields as
+// "parent.key", array elements as "parent[]".
+func collectKeys(n *node, prefix string, out map[string]bool) {
+	switch n.kind {
+	case kObject:
+		for _, f := range n.fields {
+			k := keyPath(prefix, f.key)
+			out[k] = true
+			collectKeys(f.val, k, out)
+		}
+	case kArray:
+		for _, it := range n.items {
+			collectKeys(it, prefix+"[]", out)
+		}
+	}
+}
