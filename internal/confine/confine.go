@@ -16,6 +16,7 @@ type Request struct {
 	Dir    string         // working directory (host path, inside the sandbox view)
 	Env    []string       // the complete environment the command gets (already allow-listed)
 	Policy *policy.Policy // resolved; Confine never re-defaults it
+	Net    *NetOptions    // the domains network's proxy settings; nil: defaults
 }
 
 // Files is how completely a backend enforces a policy's file effects here.
@@ -77,6 +78,9 @@ type Cmd struct {
 	Dialect     outcome.Dialect
 	TreeKill    TreeKill
 	Cleanup     func()
+	// NetEvents, set under the domains network, returns every decision
+	// the policy proxy made for this run; complete once Cleanup has run.
+	NetEvents func() NetLog
 }
 
 // Provider is one backend. Confine returns an enforcing Cmd or an error; it

@@ -117,6 +117,11 @@ func confineSelf(spec *Spec) (*os.File, error) {
 			return nil, stage("network", err)
 		}
 	}
+	if spec.Proxy != nil {
+		if err := startProxy(spec.Proxy); err != nil {
+			return nil, stage("network", err)
+		}
+	}
 	if err := applyLandlock(&spec.Landlock); err != nil {
 		return nil, stage("landlock", err)
 	}

@@ -37,6 +37,9 @@ type Spec struct {
 	// Loopback brings "lo" up in the init's network namespace.
 	Loopback bool   `json:"loopback,omitempty"`
 	Hostname string `json:"hostname,omitempty"`
+	// Proxy runs the in-namespace side of the domains network (see
+	// ProxySpec); it needs Loopback and a network namespace of its own.
+	Proxy *ProxySpec `json:"proxy,omitempty"`
 
 	Landlock Landlock `json:"landlock"`
 	Seccomp  Seccomp  `json:"seccomp"`

@@ -86,8 +86,6 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		return nil, fmt.Errorf("%w: a command and a policy are required", policy.ErrPolicy)
 	case !pol.Confining():
 		return nil, confine.ErrNotConfining
-	case pol.Network.Mode == policy.NetDomains:
-		return nil, unavailable("per-domain network access needs a proxy this backend does not run")
 	}
 	if err := p.Available(); err != nil {
 		return nil, err
@@ -102,9 +100,22 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
 	}
+	var dom *domainsSetup
+	var err error
+	if isDomains(pol) {
+		if dom, err = prepareDomains(req, spec); err != nil {
+			return nil, err
+		}
+	}
 	cmd, err := initproc.NewCmd(spec, sysProcAttr(plan.NewNet))
 	if err != nil {
+		if dom != nil {
+			dom.close()
+		}
 		return nil, err
+	}
+	if dom != nil {
+		dom.attach(cmd)
 	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, exists)
