@@ -27,6 +27,7 @@ func (p *Proxy) ServeHTTP(ctx context.Context, conn net.Conn) {
 	}
 	req, err := http.ReadRequest(br)
 	if err != nil {
+		p.reportInvalid("http", "(unparsable request)", ReasonBadRequest, err)
 		writeStatus(conn, http.StatusBadRequest, ReasonBadRequest, "")
 		return
 	}
@@ -37,7 +38,12 @@ func (p *Proxy) ServeHTTP(ctx context.Context, conn net.Conn) {
 	}
 	t, err := requestTarget(req, hosts)
 	if err != nil {
-		writeStatus(conn, http.StatusBadRequest, ReasonBadRequest, err.Error())
+		reason := ReasonBadRequest
+		if err == errHostMismatch {
+			reason = ReasonHostMatch
+		}
+		p.reportInvalid("http", req.Host, reason, err)
+		writeStatus(conn, http.StatusBadRequest, reason, err.Error())
 		return
 	}
 	ev := Event{Via: "http", Host: t.Host(), Port: t.Port}
@@ -56,6 +62,7 @@ func (p *Proxy) ServeHTTP(ctx context.Context, conn net.Conn) {
 func (p *Proxy) serveConnect(ctx context.Context, conn net.Conn, br *bufio.Reader, req *http.Request) {
 	t, err := ParseAuthority(req.RequestURI)
 	if err != nil {
+		p.reportInvalid("connect", req.RequestURI, ReasonBadRequest, err)
 		writeStatus(conn, http.StatusBadRequest, ReasonBadRequest, err.Error())
 		return
 	}

@@ -199,3 +199,32 @@ func closeWrite(c net.Conn) {
 }
 
 var errHostMismatch = errors.New("host mismatch")
+
+// reportInvalid reports a request refused before any decision: a
+// destination that does not parse, or Host headers that disagree. The
+// text as sent is kept printable and short (it reaches the model).
+func (p *Proxy) reportInvalid(via, raw, reason string, err error) {
+	ev := Event{Via: via, Host: Printable(raw), Verdict: Deny, Reason: reason}
+	if err != nil {
+		ev.Why = Printable(err.Error())
+	}
+	p.report(ev)
+}
+
+// Printable keeps the printable ASCII of s, at most 80 bytes, with every
+// other byte shown as '?': a hostile destination cannot put a line break,
+// an escape sequence or a megabyte into a report or the narration.
+func Printable(s string) string {
+	b := make([]byte, 0, min(len(s), 81))
+	for i := 0; i < len(s) && len(b) < 80; i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e {
+			c = '?'
+		}
+		b = append(b, c)
+	}
+	if len(s) > 80 {
+		b = append(b, "..."...)
+	}
+	return string(b)
+}

@@ -27,7 +27,10 @@ func (p *Proxy) ServeSOCKS5(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 	br := bufio.NewReader(conn)
-	t, code := socksHandshake(conn, br)
+	t, code, raw := socksHandshake(conn, br)
+	if raw != "" {
+		p.reportInvalid("socks5", raw, ReasonBadRequest, nil)
+	}
 	if code != socksOK {
 		socksReply(conn, code)
 		return
@@ -56,14 +59,14 @@ func (p *Proxy) ServeSOCKS5(ctx context.Context, conn net.Conn) {
 
 // socksHandshake reads the greeting and the request and returns the
 // target, or a reply code for a refusal.
-func socksHandshake(conn net.Conn, br *bufio.Reader) (Target, byte) {
+func socksHandshake(conn net.Conn, br *bufio.Reader) (Target, byte, string) {
 	var hdr [2]byte
 	if _, err := io.ReadFull(br, hdr[:]); err != nil || hdr[0] != 5 || hdr[1] == 0 {
-		return Target{}, socksFailure
+		return Target{}, socksFailure, ""
 	}
 	methods := make([]byte, hdr[1])
 	if _, err := io.ReadFull(br, methods); err != nil {
-		return Target{}, socksFailure
+		return Target{}, socksFailure, ""
 	}
 	noAuth := false
 	for _, m := range methods {
@@ -71,58 +74,60 @@ func socksHandshake(conn net.Conn, br *bufio.Reader) (Target, byte) {
 	}
 	if !noAuth {
 		conn.Write([]byte{5, 0xff})
-		return Target{}, socksFailure
+		return Target{}, socksFailure, ""
 	}
 	if _, err := conn.Write([]byte{5, 0}); err != nil {
-		return Target{}, socksFailure
+		return Target{}, socksFailure, ""
 	}
 	var req [4]byte
 	if _, err := io.ReadFull(br, req[:]); err != nil || req[0] != 5 {
-		return Target{}, socksFailure
+		return Target{}, socksFailure, ""
 	}
 	if req[1] != 1 {
-		return Target{}, socksCmdNotSup
+		return Target{}, socksCmdNotSup, ""
 	}
-	t, code := socksAddress(br, req[3])
+	t, code, raw := socksAddress(br, req[3])
 	if code != socksOK {
-		return Target{}, code
+		return Target{}, code, raw
 	}
 	var port [2]byte
 	if _, err := io.ReadFull(br, port[:]); err != nil {
-		return Target{}, socksFailure
+		return Target{}, socksFailure, ""
 	}
 	t.Port = binary.BigEndian.Uint16(port[:])
 	if t.Port == 0 {
-		return Target{}, socksFailure
+		return Target{}, socksFailure, ""
 	}
-	return t, socksOK
+	return t, socksOK, ""
 }
 
-func socksAddress(br *bufio.Reader, atyp byte) (Target, byte) {
+// socksAddress reads the destination; for a name ParseHost refuses it
+// also returns the name as sent, for the report.
+func socksAddress(br *bufio.Reader, atyp byte) (Target, byte, string) {
 	switch atyp {
 	case 1, 4:
 		b := make([]byte, map[byte]int{1: 4, 4: 16}[atyp])
 		if _, err := io.ReadFull(br, b); err != nil {
-			return Target{}, socksFailure
+			return Target{}, socksFailure, ""
 		}
 		a, _ := netip.AddrFromSlice(b)
-		return Target{Addr: a.Unmap()}, socksOK
+		return Target{Addr: a.Unmap()}, socksOK, ""
 	case 3:
 		n, err := br.ReadByte()
 		if err != nil || n == 0 {
-			return Target{}, socksFailure
+			return Target{}, socksFailure, ""
 		}
 		name := make([]byte, n)
 		if _, err := io.ReadFull(br, name); err != nil {
-			return Target{}, socksFailure
+			return Target{}, socksFailure, ""
 		}
 		t, err := ParseHost(string(name))
 		if err != nil {
-			return Target{}, socksNotAllowed
+			return Target{}, socksNotAllowed, string(name)
 		}
-		return t, socksOK
+		return t, socksOK, ""
 	}
-	return Target{}, socksAddrNotSup
+	return Target{}, socksAddrNotSup, ""
 }
 
 func socksReply(conn net.Conn, code byte) error {

@@ -19,7 +19,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -164,6 +163,17 @@ func (tn *testInternet) listen(t *testing.T, addr string) net.Listener {
 	return l
 }
 
+func (tn *testInternet) listenUDP(t *testing.T, addr string) net.PacketConn {
+	t.Helper()
+	var c net.PacketConn
+	err := inNS(tn.inet, func() (err error) { c, err = net.ListenPacket("udp", addr); return })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // LookupNetIP is the injected resolver: each name's next answer (the last
 // one repeats), so rebind.test answers public first and loopback after.
 func (tn *testInternet) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
@@ -266,4 +276,3 @@ func caVars(file string) []string {
 		"REQUESTS_CA_BUNDLE=" + file}
 }
 
-var _ = strings.TrimSpace
