@@ -275,4 +275,3 @@ func caVars(file string) []string {
 	return []string{"SSL_CERT_FILE=" + file, "CURL_CA_BUNDLE=" + file, "NODE_EXTRA_CA_CERTS=" + file, "GIT_SSL_CAINFO=" + file,
 		"REQUESTS_CA_BUNDLE=" + file}
 }
-
