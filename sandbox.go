@@ -68,8 +68,12 @@ type ExecResult struct {
 	Enforcement Enforcement         `json:"enforcement"`
 	Breach      string              `json:"breach,omitempty"` // the resource limit that ended it
 	Violations  []outcome.Violation `json:"violations"`
-	Narration   string              `json:"narration"`
-	Outcome     outcome.Outcome     `json:"outcome"`
+	// Network is every decision the domains network's proxy made (up to
+	// 1000; NetworkDropped counts the rest); empty under other modes.
+	Network        []NetworkDecision `json:"network,omitempty"`
+	NetworkDropped int               `json:"networkDropped,omitempty"`
+	Narration      string            `json:"narration"`
+	Outcome        outcome.Outcome   `json:"outcome"`
 	// RunnerError is why the runner itself could not be started, for the
 	// person operating ringfence (never narrated to the model).
 	RunnerError string `json:"runnerError,omitempty"`

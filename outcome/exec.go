@@ -66,6 +66,10 @@ type Evidence struct {
 	// Usage and OutputSeen say how much was consumed, for over-budget.
 	Usage      Usage
 	OutputSeen int64
+	// Network is what the domains network's proxy refused during the run,
+	// and NetworkAllowed the allowed domains (for the narration).
+	Network        []NetBlock
+	NetworkAllowed []string
 }
 
 // ExecResult is the classification of one run.
@@ -105,7 +109,8 @@ func ClassifyExec(ev Evidence, d Dialect) ExecResult {
 	if seccomp {
 		r.Violations = []Violation{{Backend: d.Backend, Reason: ReasonSeccomp, Snippet: "killed by SIGSYS"}}
 	}
-	if denied(&r, d, stderr) || seccomp {
+	net := networkDenied(&r, d.Backend, ev.Network)
+	if denied(&r, d, stderr) || seccomp || net {
 		r.Kind = ExecDenied
 		return r
 	}

@@ -44,6 +44,10 @@ func FromExec(r ExecResult, ev Evidence, lim ExecLimits, c Context) Outcome {
 		o = commandFailure(r)
 	case ExecDenied:
 		o = Outcome{Kind: SandboxViolation, ExitCode: r.ExitCode, Signal: r.Signal, Violations: shortViolations(r.Violations)}
+		if len(ev.Network) > 0 {
+			o.Blocked = ev.Network[:min(len(ev.Network), maxListed)]
+			o.Allowed = ev.NetworkAllowed
+		}
 	case ExecRunnerFailure:
 		o = Outcome{Kind: RunnerFailure, Reason: r.Reason, Stage: r.Stage}
 	case ExecTimedOut:
