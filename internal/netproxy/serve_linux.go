@@ -88,8 +88,11 @@ func (s *Session) loop(ctx context.Context) {
 			closeAll(fds)
 			continue
 		}
-		c, err := net.FileConn(os.NewFile(uintptr(fds[0]), "handoff"))
-		syscall.Close(fds[0])
+		// One owner for the descriptor: the os.File closes it (a raw close
+		// here would leave its finalizer to close a reused number later).
+		f := os.NewFile(uintptr(fds[0]), "handoff")
+		c, err := net.FileConn(f)
+		f.Close()
 		if err != nil {
 			continue
 		}

@@ -62,7 +62,7 @@ print(s.recv(100).decode())`
 	}{
 		{"curl http", "curl -fsS --max-time 10 http://pkg.test/", "hello from pkg.test", "pkg.test"},
 		{"curl https", "curl -fsS --max-time 10 https://pkg.test/", "hello from pkg.test", "pkg.test"},
-		{"git clone https", `cd "$ROOT/work" && git -c http.lowSpeedTime=10 clone -q https://pkg.test/repo.git r$$ && cat r$$/README`, "fetched-through-the-proxy", "pkg.test"},
+		{"git clone https", `d=$(mktemp -d -p "$ROOT/work") && git -c http.lowSpeedTime=10 clone -q https://pkg.test/repo.git "$d/r" && cat "$d/r/README"`, "fetched-through-the-proxy", "pkg.test"},
 		{"python urllib", `python3 -c "import urllib.request; print(urllib.request.urlopen('https://pkg.test/', timeout=10).read().decode())"`, "hello from pkg.test", "pkg.test"},
 		{"socket by name (captured)", `env -u http_proxy -u https_proxy -u HTTP_PROXY -u HTTPS_PROXY -u ALL_PROXY -u all_proxy python3 "$ROOT/echo.py" pkg.test`, "ping-through-capture", "pkg.test"},
 	}
