@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/netproxy"
@@ -43,7 +41,7 @@ func prepareDomains(req confine.Request, spec *initproc.Spec) (*domainsSetup, er
 	if o := req.Net; o != nil {
 		d.proxy.Resolver, d.proxy.Dial, d.proxy.Ask, d.proxy.Report = o.Resolver, o.Dial, o.Ask, o.Report
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	fds, err := handoffPair()
 	if err != nil {
 		return nil, fmt.Errorf("handoff socket pair: %w", err)
 	}

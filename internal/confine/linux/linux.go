@@ -107,7 +107,11 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 			return nil, err
 		}
 	}
-	cmd, err := initproc.NewCmd(spec, sysProcAttr(plan.NewNet))
+	attr := sysProcAttr(plan.NewNet)
+	if dom != nil {
+		withBindService(attr)
+	}
+	cmd, err := initproc.NewCmd(spec, attr)
 	if err != nil {
 		if dom != nil {
 			dom.close()

@@ -275,3 +275,7 @@ func caVars(file string) []string {
 	return []string{"SSL_CERT_FILE=" + file, "CURL_CA_BUNDLE=" + file, "NODE_EXTRA_CA_CERTS=" + file, "GIT_SSL_CAINFO=" + file,
 		"REQUESTS_CA_BUNDLE=" + file}
 }
+
+func execCommand(name string, args ...string) ([]byte, error) {
+	return exec.Command(name, args...).CombinedOutput()
+}
