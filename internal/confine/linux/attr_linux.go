@@ -45,7 +45,9 @@ const capNetBindService = 10
 
 // withBindService adds CAP_NET_BIND_SERVICE to the init's ambient set
 // (dropped with the rest before the command runs).
-func withBindService(a *syscall.SysProcAttr) { a.AmbientCaps = append(a.AmbientCaps, capNetBindService) }
+func withBindService(a *syscall.SysProcAttr) {
+	a.AmbientCaps = append(a.AmbientCaps, capNetBindService)
+}
 
 // handoffPair is the socket pair over which the init hands connections
 // to the supervisor: SEQPACKET (one message per connection), close-on-exec.

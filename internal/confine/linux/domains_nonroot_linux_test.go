@@ -102,7 +102,9 @@ func TestDomainsNonRoot(t *testing.T) {
 	inittest.RerunAsNonRoot(t, "^TestDomainsNoUpstream$")
 }
 
-func itoaPort(p int) string { return netip.AddrPortFrom(netip.IPv4Unspecified(), uint16(p)).String()[len("0.0.0.0:"):] }
+func itoaPort(p int) string {
+	return netip.AddrPortFrom(netip.IPv4Unspecified(), uint16(p)).String()[len("0.0.0.0:"):]
+}
 
 func execPython(script string, args ...string) (string, error) {
 	out, err := execCommand("python3", append([]string{script}, args...)...)
