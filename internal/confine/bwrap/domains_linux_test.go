@@ -18,7 +18,7 @@ func TestDomainsRefused(t *testing.T) {
 	root := t.TempDir()
 	pol := &policy.Policy{Mode: policy.WorkspaceWrite, Root: root, Baseline: policy.Read,
 		Network: policy.Network{Mode: policy.NetDomains, Domains: []string{"pkg.test"}},
-		Layers: []policy.Layer{{Path: root, Access: policy.Write, Origin: policy.FromMode}}}
+		Layers:  []policy.Layer{{Path: root, Access: policy.Write, Origin: policy.FromMode}}}
 	_, err := p.Confine(confine.Request{Argv: []string{"/bin/true"}, Policy: pol})
 	if !errors.Is(err, policy.ErrUnavailable) || !strings.Contains(err.Error(), "policy proxy") {
 		t.Fatalf("got %v", err)
