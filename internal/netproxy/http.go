@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -162,20 +163,20 @@ func sameHost(header string, t Target) bool {
 // forward sends req and every later request on the connection to up, as
 // long as each names the same target, and relays the responses.
 func (p *Proxy) forward(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up net.Conn, req *http.Request) {
-	ubr := bufio.NewReader(up)
+	ubr := bufio.NewReaderSize(up, relayBuf)
 	for {
 		req.RequestURI = ""
 		req.URL.Scheme, req.URL.Host = "", ""
 		req.Header.Del("Proxy-Connection")
 		req.Header.Del("Proxy-Authorization")
-		if err := req.Write(up); err != nil {
+		if err := writeCounted(req.Write, up, &ev.Up); err != nil {
 			return
 		}
 		resp, err := http.ReadResponse(ubr, req)
 		if err != nil {
 			return
 		}
-		err = resp.Write(conn)
+		err = writeResponse(conn, resp, ubr, up, &ev.Down)
 		resp.Body.Close()
 		if err != nil || resp.Close || req.Close {
 			return
@@ -202,7 +203,7 @@ func (p *Proxy) forward(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up
 // relayHTTP proxies plain HTTP inside a tunnel request by request, each
 // Host header checked against the tunnel's target.
 func (p *Proxy) relayHTTP(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up net.Conn) {
-	ubr := bufio.NewReader(up)
+	ubr := bufio.NewReaderSize(up, relayBuf)
 	for {
 		req, err := http.ReadRequest(br)
 		if err != nil {
@@ -213,14 +214,14 @@ func (p *Proxy) relayHTTP(ev *Event, t Target, conn net.Conn, br *bufio.Reader, 
 			writeStatus(conn, http.StatusForbidden, ReasonHostMatch, "")
 			return
 		}
-		if err := req.Write(up); err != nil {
+		if err := writeCounted(req.Write, up, &ev.Up); err != nil {
 			return
 		}
 		resp, err := http.ReadResponse(ubr, req)
 		if err != nil {
 			return
 		}
-		err = resp.Write(conn)
+		err = writeResponse(conn, resp, ubr, up, &ev.Down)
 		resp.Body.Close()
 		if err != nil || resp.Close || req.Close {
 			return
@@ -245,4 +246,73 @@ func writeStatus(conn net.Conn, code int, reason, why string) {
 		head += "X-Proxy-Error: " + reason + "\r\n"
 	}
 	conn.Write([]byte(head + "\r\n" + body))
+}
+
+// relayBuf sizes the buffers of the plain-HTTP paths: large enough that a
+// big body moves in few system calls.
+const relayBuf = 64 << 10
+
+// writeCounted writes a request or response through a large buffer,
+// adding what reached w to *n.
+func writeCounted(write func(io.Writer) error, w io.Writer, n *int64) error {
+	cw := &countWriter{w: w}
+	bw := bufio.NewWriterSize(cw, relayBuf)
+	err := write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	*n += cw.n
+	return err
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// writeResponse relays a response. A large body of known length is copied
+// socket to socket after the head (the kernel splices it: no copy through
+// this process); anything else goes through net/http's writer.
+func writeResponse(conn net.Conn, resp *http.Response, ubr *bufio.Reader, up net.Conn, n *int64) error {
+	if resp.ContentLength < relayBuf || len(resp.TransferEncoding) > 0 || resp.Request.Method == http.MethodHead {
+		return writeCounted(resp.Write, conn, n)
+	}
+	h := resp.Header.Clone()
+	for _, k := range []string{"Content-Length", "Transfer-Encoding", "Connection", "Trailer"} {
+		h.Del(k)
+	}
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "HTTP/%d.%d %s\r\n", resp.ProtoMajor, resp.ProtoMinor, resp.Status)
+	h.Write(&head)
+	fmt.Fprintf(&head, "Content-Length: %d\r\n", resp.ContentLength)
+	if resp.Close {
+		head.WriteString("Connection: close\r\n")
+	}
+	head.WriteString("\r\n")
+	k, err := conn.Write(head.Bytes())
+	*n += int64(k)
+	if err != nil {
+		return err
+	}
+	rest := resp.ContentLength
+	if b := int64(ubr.Buffered()); b > 0 {
+		c, err := io.CopyN(conn, ubr, min(b, rest))
+		*n += c
+		rest -= c
+		if err != nil {
+			return err
+		}
+	}
+	c, err := io.Copy(conn, io.LimitReader(up, rest))
+	*n += c
+	if err == nil && c < rest {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
 }
