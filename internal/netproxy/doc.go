@@ -53,12 +53,26 @@
 // over a socket pair (SCM_RIGHTS), so there is no host TCP port to find
 // and the command holds no descriptor that reaches the proxy.
 //
+// The pieces of that topology here: AnswerDNS and FakeTable (the DNS
+// stub: A gets a stable address from 198.18.0.0/15 per name, FNV-1a slot,
+// never evicted, TTL 1; AAAA no records; every other type, class or
+// opcode REFUSED; nothing is ever forwarded, so a TXT lookup cannot
+// tunnel), Handoff (the header sent with each socket), Send and Session
+// (the two ends of the socket pair; a Session bounds open connections and
+// recorded decisions), ProxyEnv (the proxy variables the command gets).
+// The linux backend wires them (internal/confine/linux).
+//
 // # Gaps
 //
-//   - Not wired into the backends yet: `--network domains` is still
-//     refused by the linux and landlock backends. The in-namespace
-//     listeners, the DNS stub with stable addresses in 198.18.0.0/15, the
-//     capture of direct connects and the backend wiring are the next step.
+//   - Only the linux backend runs the domains network; bwrap and landlock
+//     refuse it (landlock has no network namespace, and Landlock TCP rules
+//     name ports, not addresses: allowing the proxy's port would allow
+//     that port on every host).
+//   - A direct connect to a port outside CapturePorts is refused by the
+//     kernel (no listener) and is not reported: no process sees it.
+//   - Asking a person (Proxy.Ask) is not wired to MCP elicitation yet;
+//     --network-ask is stored in the policy, and unlisted hosts are
+//     blocked.
 //   - The public-suffix check is a curated subset of the Public Suffix
 //     List, not the whole list.
 //   - Inside a TLS tunnel only the SNI is checked; what the encrypted
