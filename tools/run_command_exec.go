@@ -181,7 +181,7 @@ func (s *Set) execResult(res *ringfence.ExecResult, audit AuditInfo) Result {
 	d := *res
 	d.Stdout, d.Stderr, d.Narration = s.scrub(res.Stdout), s.scrub(res.Stderr), s.scrub(res.Narration)
 	d.Violations = s.nc.ScrubViolations(res.Violations)
-	audit.Backend, audit.Violations = d.Backend, d.Violations
+	audit.Backend, audit.Violations, audit.Network = d.Backend, d.Violations, d.Network
 	enf := d.Enforcement
 	audit.Enforcement = &enf
 	return Result{Text: s.execText(&d), Outcome: d.Outcome, Data: &d, Audit: audit}

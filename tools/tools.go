@@ -113,7 +113,9 @@ type AuditInfo struct {
 	Enforcement *ringfence.Enforcement `json:"enforcement,omitempty"`
 	Duration    time.Duration          `json:"duration"`
 	Violations  []outcome.Violation    `json:"violations,omitempty"`
-	Outcome     outcome.Kind           `json:"outcome"`
+	// Network is every decision of the domains network's proxy.
+	Network []ringfence.NetworkDecision `json:"network,omitempty"`
+	Outcome outcome.Kind                `json:"outcome"`
 }
 
 // Result is one call's answer.
