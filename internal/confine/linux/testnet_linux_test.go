@@ -40,6 +40,7 @@ import (
 //	rebind.test            → 198.51.100.10 first, 127.0.0.1 after
 type testInternet struct {
 	inet, egress string // namespace names
+	mux          *http.ServeMux
 	CAFile       string // PEM of the test CA, readable inside the sandbox
 	mu           sync.Mutex
 	names        map[string][]string
@@ -88,6 +89,7 @@ func newTestInternet(t *testing.T, caDir string) *testInternet {
 	}
 	repo := gitRepo(t)
 	mux := http.NewServeMux()
+	tn.mux = mux
 	mux.Handle("/repo.git/", http.StripPrefix("/repo.git/", http.FileServer(http.Dir(repo))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) })
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
@@ -279,3 +281,8 @@ func caVars(file string) []string {
 func execCommand(name string, args ...string) ([]byte, error) {
 	return exec.Command(name, args...).CombinedOutput()
 }
+
+// handle adds a handler to every test host's HTTP and HTTPS servers.
+func (tn *testInternet) handle(pattern string, h http.Handler) { tn.mux.Handle(pattern, h) }
+
+func execLookPath(name string) (string, error) { return exec.LookPath(name) }
