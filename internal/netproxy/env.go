@@ -10,14 +10,16 @@ const (
 	DNSPort   = 53
 )
 
-// CapturePorts are the ports transparent capture listens on (0.0.0.0 and
-// ::): the web (80, 443, 8080, 8443), git (9418), ssh (22), and the common
-// registry and dev-server alternatives (3000, 5000, 8000, 8888, 9000).
-// A direct connect to any other port is refused by the kernel at once
-// (connection refused): there is no listener, and the local default route
-// means nothing leaves. Such attempts are not reported (no listener sees
-// them) — see the package's gaps.
-var CapturePorts = []uint16{22, 80, 443, 3000, 5000, 8000, 8080, 8443, 8888, 9000, 9418}
+// CapturePorts are the ports transparent capture listens on (every
+// address, IPv4 and IPv6): ssh (22), the web (80, 443) and git (9418) —
+// what registries, git remotes and the JVM's fetches use. Deliberately
+// not the usual dev-server ports (3000, 8000, 8080…): a capture listener
+// holds its port on every address, so a test suite could no longer bind
+// its own server there. A direct connect to any other port is refused by
+// the kernel at once (connection refused): there is no listener, and the
+// local default route means nothing leaves. Such attempts are not
+// reported (no listener sees them) — see the package's gaps.
+var CapturePorts = []uint16{22, 80, 443, 9418}
 
 // ProxyEnv is the environment that points clients at the in-namespace
 // proxies, upper and lower case where tools differ (curl reads only

@@ -2,12 +2,15 @@ package netproxy
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -129,8 +132,14 @@ func (p *Proxy) report(e Event) {
 // host), and plain HTTP is proxied request by request with each Host
 // checked. Anything else is relayed as it is (the target was allowed).
 func (p *Proxy) tunnel(ev *Event, t Target, client net.Conn, br *bufio.Reader, upstream net.Conn) {
+	client.SetReadDeadline(time.Now().Add(ServerFirstWait))
 	first, err := br.Peek(1)
+	client.SetReadDeadline(time.Time{})
 	if err != nil {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			p.serverFirst(ev, t, client, br, upstream)
+		}
 		return
 	}
 	switch {
@@ -227,4 +236,79 @@ func Printable(s string) string {
 		b = append(b, "..."...)
 	}
 	return string(b)
+}
+
+// ServerFirstWait is how long a tunnel waits for the client's first byte
+// before treating the protocol as one where the server speaks first (SSH,
+// SMTP, FTP): every client library writes its request or ClientHello as
+// soon as it is connected.
+var ServerFirstWait = 500 * time.Millisecond
+
+// serverFirst relays a connection whose client waited for the server: the
+// server's bytes flow at once, and the client's first bytes are still
+// checked — a TLS ClientHello must name the target (no fronting after a
+// pause), and an HTTP request is refused (its Host could not be checked
+// request by request once the reply direction is a plain copy).
+func (p *Proxy) serverFirst(ev *Event, t Target, client net.Conn, br *bufio.Reader, upstream net.Conn) {
+	var down atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		n, _ := io.Copy(client, upstream)
+		down.Add(n)
+		closeWrite(client)
+		close(done)
+	}()
+	defer func() {
+		upstream.Close()
+		client.Close()
+		<-done
+		ev.Down += down.Load()
+	}()
+	first, err := br.Peek(1)
+	if err != nil {
+		closeWrite(upstream)
+		return
+	}
+	if first[0] == 0x16 {
+		raw, sni, err := ReadClientHello(br)
+		if err != nil || !p.sniAllowed(t, sni) {
+			ev.Verdict, ev.Reason, ev.Why = Deny, ReasonSNIMismatch, "TLS names "+strconv.Quote(sni)
+			return
+		}
+		if _, err := upstream.Write(raw); err != nil {
+			return
+		}
+		ev.Up += int64(len(raw))
+	} else if looksLikeHTTP(client, br) {
+		ev.Verdict, ev.Reason, ev.Why = Deny, ReasonHostMatch, "an HTTP request after the server spoke first"
+		return
+	}
+	n, _ := io.Copy(upstream, br)
+	ev.Up += n
+	closeWrite(upstream)
+	<-done
+}
+
+// httpMethods are the request methods an HTTP/1 client starts with.
+var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "PRI"}
+
+// looksLikeHTTP: the client's first word is an HTTP method, or could
+// still become one. It waits (briefly) for a space, a line end or 16
+// bytes, so a request line written a byte at a time is judged whole.
+func looksLikeHTTP(client net.Conn, br *bufio.Reader) bool {
+	client.SetReadDeadline(time.Now().Add(2 * time.Second))
+	defer client.SetReadDeadline(time.Time{})
+	for {
+		b, _ := br.Peek(br.Buffered())
+		if i := bytes.IndexAny(b, " \r\n\t"); i >= 0 {
+			return slices.Contains(httpMethods, string(b[:i]))
+		}
+		if len(b) >= 16 {
+			return false
+		}
+		if _, err := br.Peek(len(b) + 1); err != nil {
+			// Nothing more for now: judge the word so far as a prefix.
+			return slices.ContainsFunc(httpMethods, func(m string) bool { return strings.HasPrefix(m, string(b)) })
+		}
+	}
 }

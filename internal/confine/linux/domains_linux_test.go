@@ -51,9 +51,12 @@ func TestDomainsRealClients(t *testing.T) {
 	e := inittest.NewEnv(t)
 	tn := newTestInternet(t, e.Root)
 	py := `import socket,sys
-s=socket.create_connection((sys.argv[1],9000),timeout=5)
+s=socket.create_connection((sys.argv[1],9418),timeout=5)
 s.sendall(b"ping-through-capture")
 print(s.recv(100).decode())`
+	if err := os.WriteFile(e.Root+"/attack.py", []byte(attackPy), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(e.Root+"/echo.py", []byte(py), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +67,7 @@ print(s.recv(100).decode())`
 		{"curl https", "curl -fsS --max-time 10 https://pkg.test/", "hello from pkg.test", "pkg.test"},
 		{"git clone https", `d=$(mktemp -d -p "$ROOT/work") && git -c http.lowSpeedTime=10 clone -q https://pkg.test/repo.git "$d/r" && cat "$d/r/README"`, "fetched-through-the-proxy", "pkg.test"},
 		{"python urllib", `python3 -c "import urllib.request; print(urllib.request.urlopen('https://pkg.test/', timeout=10).read().decode())"`, "hello from pkg.test", "pkg.test"},
+		{"ssh-like, server speaks first (captured)", `python3 "$ROOT/attack.py" banner pkg.test`, "OK:", "pkg.test"},
 		{"socket by name (captured)", `env -u http_proxy -u https_proxy -u HTTP_PROXY -u HTTPS_PROXY -u ALL_PROXY -u all_proxy python3 "$ROOT/echo.py" pkg.test`, "ping-through-capture", "pkg.test"},
 	}
 	for _, tc := range cases {
@@ -78,7 +82,7 @@ print(s.recv(100).decode())`
 			// The same client for a name not in the list: refused and reported.
 			other := strings.ReplaceAll(tc.script, "pkg.test", "evil.test")
 			res, evs = domainsRun(t, e, tn, []string{"pkg.test"}, nil, other)
-			if res.Code == 0 || strings.Contains(res.Stdout, tc.want) {
+			if strings.Contains(res.Stdout, tc.want) || res.Code == 0 && !strings.HasPrefix(res.Stdout, "BLOCKED:") {
 				t.Fatalf("refused name reached: exit %d\nstdout: %s\nstderr: %s", res.Code, res.Stdout, res.Stderr)
 			}
 			ev, ok := findEvent(evs, "evil.test")

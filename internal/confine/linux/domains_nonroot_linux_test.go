@@ -63,6 +63,10 @@ func TestDomainsNoUpstream(t *testing.T) {
 	if a, err := netip.ParseAddr(strings.TrimSpace(res.Stdout)); err != nil || !netproxy.FakeRange.Contains(a) {
 		t.Fatalf("control: the stub did not answer: exit %d %q %s %+v", res.Code, res.Stdout, res.Stderr, res.Status.Failure)
 	}
+	res, _ = run(`python3 "$ROOT/attack.py" ownserver`)
+	if !strings.HasPrefix(res.Stdout, "OK:") {
+		t.Fatalf("control: the sandbox's own server on a dev port: %s %s", res.Stdout, res.Stderr)
+	}
 	for _, tc := range []struct{ name, args, reason string }{
 		{"unlisted name via the proxy", "connect evil.test:443", netproxy.ReasonAllowlist},
 		{"unlisted name captured", "tcp evil.test 443", netproxy.ReasonAllowlist},

@@ -70,6 +70,17 @@ try:
             out(False, "refused")
         except socket.timeout:
             out(False, "timeout")
+    elif a == "banner":  # a server-speaks-first protocol (SSH) by name, captured
+        s = socket.create_connection((sys.argv[2], 22), timeout=5)
+        f = s.makefile("rb")
+        b = f.readline()
+        s.sendall(b"SSH-2.0-client\r\n")
+        out(b.startswith(b"SSH-2.0-") and f.readline() == b"SSH-2.0-client\r\n", b.strip())
+    elif a == "ownserver":  # the sandbox's own server on a dev port, over its own loopback
+        srv = socket.socket(); srv.bind(("127.0.0.1", 8080)); srv.listen(1)
+        c = socket.create_connection(("localhost", 8080), timeout=5)
+        conn, _ = srv.accept(); conn.sendall(b"own")
+        out(c.recv(3) == b"own", "own server")
     elif a == "vsock":
         s = socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM)
         out(True, "vsock socket created")

@@ -34,7 +34,7 @@ import (
 // from which the proxy's injected Dial connects. Names come from an
 // injected resolver. Nothing touches the host's own network.
 //
-//	pkg.test, other.test   → 198.51.100.10 (HTTP :80, HTTPS :443, echo :9000, git over HTTPS)
+//	pkg.test, other.test   → 198.51.100.10 (HTTP :80, HTTPS :443, echo :9418, git over HTTPS)
 //	evil.test              → 198.51.100.12 (the same servers: reachable, but not allowed)
 //	meta.test              → 169.254.169.254, lo.test → 127.0.0.1, ten.test → 10.0.0.1
 //	rebind.test            → 198.51.100.10 first, 127.0.0.1 after
@@ -108,12 +108,14 @@ func newTestInternet(t *testing.T, caDir string) *testInternet {
 	for _, ip := range []string{"198.51.100.10", "198.51.100.12"} {
 		plain := tn.listen(t, ip+":80")
 		secure := tls.NewListener(tn.listen(t, ip+":443"), &tls.Config{Certificates: []tls.Certificate{cert}})
-		echo := tn.listen(t, ip+":9000")
+		echo := tn.listen(t, ip+":9418")
 		srv := &http.Server{Handler: mux}
 		go srv.Serve(plain)
 		go (&http.Server{Handler: mux}).Serve(secure)
 		go serveEcho(echo)
-		t.Cleanup(func() { plain.Close(); secure.Close(); echo.Close() })
+		banner := tn.listen(t, ip+":22")
+		go serveBanner(banner)
+		t.Cleanup(func() { plain.Close(); secure.Close(); echo.Close(); banner.Close() })
 	}
 	return tn
 }
@@ -286,3 +288,14 @@ func execCommand(name string, args ...string) ([]byte, error) {
 func (tn *testInternet) handle(pattern string, h http.Handler) { tn.mux.Handle(pattern, h) }
 
 func execLookPath(name string) (string, error) { return exec.LookPath(name) }
+
+// serveBanner speaks first, as an SSH server does, then echoes.
+func serveBanner(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go func() { defer c.Close(); io.WriteString(c, "SSH-2.0-testinternet\r\n"); io.Copy(c, c) }()
+	}
+}
