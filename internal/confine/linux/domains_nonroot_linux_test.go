@@ -63,6 +63,16 @@ func TestDomainsNoUpstream(t *testing.T) {
 	if a, err := netip.ParseAddr(strings.TrimSpace(res.Stdout)); err != nil || !netproxy.FakeRange.Contains(a) {
 		t.Fatalf("control: the stub did not answer: exit %d %q %s %+v", res.Code, res.Stdout, res.Stderr, res.Status.Failure)
 	}
+	res, _ = run(`python3 "$ROOT/attack.py" dnstcp pkg.test`)
+	if a, err := netip.ParseAddr(strings.TrimPrefix(strings.TrimSpace(res.Stdout), "OK:")); err != nil || !netproxy.FakeRange.Contains(a) {
+		t.Fatalf("control: the stub over TCP: %q %s", res.Stdout, res.Stderr)
+	}
+	res, _ = run(`env`)
+	for _, v := range []string{"HTTPS_PROXY=http://127.0.0.1:3128", "http_proxy=http://127.0.0.1:3128", "ALL_PROXY=socks5h://127.0.0.1:1080", "NO_PROXY=localhost,127.0.0.1,::1", "npm_config_https_proxy=", "PIP_PROXY="} {
+		if !strings.Contains(res.Stdout, v) {
+			t.Fatalf("the command's environment lacks %s:\n%s", v, res.Stdout)
+		}
+	}
 	res, _ = run(`python3 "$ROOT/attack.py" ownserver`)
 	if !strings.HasPrefix(res.Stdout, "OK:") {
 		t.Fatalf("control: the sandbox's own server on a dev port: %s %s", res.Stdout, res.Stderr)
@@ -71,6 +81,9 @@ func TestDomainsNoUpstream(t *testing.T) {
 		{"unlisted name via the proxy", "connect evil.test:443", netproxy.ReasonAllowlist},
 		{"unlisted name captured", "tcp evil.test 443", netproxy.ReasonAllowlist},
 		{"host-loopback address", "tcp 127.0.0.1 80", netproxy.ReasonPrivate},
+		{"IPv6 literal captured", "tcp 2001:db8::1 443", netproxy.ReasonAllowlist},
+		{"IPv6 loopback captured", "tcp ::1 443", netproxy.ReasonPrivate},
+		{"fake address never given out", "tcp 198.18.7.7 443", netproxy.ReasonPrivate},
 		{"the host's TCP listener through the namespace", "tcp 127.0.0.1 " + itoaPort(e.TCPPort), ""},
 		{"UDP straight out", "udp 198.51.100.10 443", ""},
 		{"DNS TXT to the stub", "txt 127.0.0.1", ""},

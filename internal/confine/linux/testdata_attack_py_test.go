@@ -81,6 +81,16 @@ try:
         c = socket.create_connection(("localhost", 8080), timeout=5)
         conn, _ = srv.accept(); conn.sendall(b"own")
         out(c.recv(3) == b"own", "own server")
+    elif a == "dnstcp":  # an A query over TCP to the stub
+        q = struct.pack(">HHHHHH", 9, 0x0100, 1, 0, 0, 0)
+        for l in sys.argv[2].encode().split(b"."):
+            q += bytes([len(l)]) + l
+        q += b"\x00" + struct.pack(">HH", 1, 1)
+        s = socket.create_connection(("127.0.0.1", 53), timeout=5)
+        s.sendall(struct.pack(">H", len(q)) + q)
+        n = struct.unpack(">H", s.recv(2))[0]
+        r = s.recv(n)
+        out(struct.unpack(">H", r[6:8])[0] == 1, socket.inet_ntoa(r[-4:]))
     elif a == "vsock":
         s = socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM)
         out(True, "vsock socket created")
