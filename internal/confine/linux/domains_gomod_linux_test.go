@@ -11,6 +11,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/netproxy"
+	"github.com/ringfence/ringfence/internal/testenv"
 )
 
 // goModProxy serves one module, example.test/hello v1.0.0, by the GOPROXY
@@ -51,7 +52,7 @@ func TestDomainsGoModDownload(t *testing.T) {
 	goBin := "/usr/local/go/bin/go"
 	if _, err := os.Stat(goBin); err != nil {
 		if goBin, err = execLookPath("go"); err != nil {
-			t.Skip("no go toolchain")
+			testenv.Need(t, "a go toolchain", err)
 		}
 	}
 	e := inittest.NewEnv(t)

@@ -48,6 +48,11 @@ func findEvent(evs []netproxy.Event, host string) (netproxy.Event, bool) {
 // ignores the proxy variables (a socket connect by name: captured); each
 // refused for a name not in the list.
 func TestDomainsRealClients(t *testing.T) {
+	for _, tool := range []string{"curl", "git", "python3"} {
+		if _, err := execLookPath(tool); err != nil {
+			testenv.Need(t, tool, err)
+		}
+	}
 	e := inittest.NewEnv(t)
 	tn := newTestInternet(t, e.Root)
 	py := `import socket,sys
