@@ -41,7 +41,7 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 		return nil, err
 	}
 	env := l.env(opts.Env)
-	cmd, err := l.confine(argv, dir, env, pol)
+	cmd, err := l.confineNet(argv, dir, env, pol, netOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -60,13 +60,18 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 // confine asks the selected backend for the argv to start. Only a
 // danger-full-access policy runs unconfined, and then knowingly.
 func (l *Local) confine(argv []string, dir string, env []string, pol *policy.Policy) (*confine.Cmd, error) {
+	return l.confineNet(argv, dir, env, pol, nil)
+}
+
+// confineNet is confine with the domains network's proxy settings.
+func (l *Local) confineNet(argv []string, dir string, env []string, pol *policy.Policy, net *confine.NetOptions) (*confine.Cmd, error) {
 	if !pol.Confining() {
 		return unconfined(argv, dir, env), nil
 	}
 	if l.provider == nil {
 		return nil, &confine.UnavailableError{Tried: []string{"none"}, Reasons: []string{"no backend selected"}}
 	}
-	return l.provider.Confine(confine.Request{Argv: argv, Dir: dir, Env: env, Policy: pol})
+	return l.provider.Confine(confine.Request{Argv: argv, Dir: dir, Env: env, Policy: pol, Net: net})
 }
 
 func unconfined(argv []string, dir string, env []string) *confine.Cmd {

@@ -1,6 +1,8 @@
 package ringfence
 
 import (
+	"context"
+
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/outcome"
@@ -43,4 +45,19 @@ func netEvidence(cmd *confine.Cmd) ([]NetworkDecision, []outcome.NetBlock, int) 
 		}
 	}
 	return out, blocks, log.Dropped
+}
+
+// netOptions carries the caller's NetworkAsk to the proxy.
+func netOptions(o ExecOptions) *confine.NetOptions {
+	if o.NetworkAsk == nil {
+		return nil
+	}
+	ask := o.NetworkAsk
+	return &confine.NetOptions{Ask: func(ctx context.Context, t netproxy.Target) (netproxy.Verdict, error) {
+		ok, err := ask(ctx, t.Host(), int(t.Port))
+		if err != nil || !ok {
+			return netproxy.Deny, err
+		}
+		return netproxy.Allow, nil
+	}}
 }

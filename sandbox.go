@@ -34,6 +34,11 @@ type ExecOptions struct {
 	// command that prints past the ceiling keeps running (the reader has
 	// every byte); without, it is stopped and reported over-budget.
 	Stdout, Stderr io.Writer
+	// NetworkAsk, under the domains network with asking on (policy
+	// Network.Ask), is asked about each connection to a host no rule
+	// names while the proxy holds it (at most two minutes). false, an
+	// error or nil: the connection is blocked.
+	NetworkAsk func(ctx context.Context, host string, port int) (bool, error)
 }
 
 // Truncated reports output cut at a ceiling: the bytes seen on each stream

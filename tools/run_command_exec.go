@@ -34,7 +34,7 @@ func (s *Set) runCommand(ctx context.Context, a *runArgs) Result {
 			return stop(*o)
 		}
 	}
-	opts := ringfence.ExecOptions{Dir: p.cwd, Timeout: s.opts.DefaultTimeout}
+	opts := ringfence.ExecOptions{Dir: p.cwd, Timeout: s.opts.DefaultTimeout, NetworkAsk: s.askNetwork}
 	if a.TimeoutSeconds > 0 {
 		opts.Timeout = time.Duration(a.TimeoutSeconds) * time.Second
 	}
@@ -96,10 +96,10 @@ func (s *Set) approveExec(ctx context.Context, p *prepared, audit *AuditInfo, as
 	if o != nil {
 		return nil, o
 	}
-	ap := s.mint(commandGrant(p.programs, p.network), d)
+	ap := s.mint(commandGrant(p.programs, p.network && !s.domainsNetwork()), d)
 	if d == ApproveSession {
 		for i, l := range p.asks {
-			s.remember(keys[i:i+1], s.mint(commandGrant([]string{l.program}, netCap(l.cap)), d))
+			s.remember(keys[i:i+1], s.mint(commandGrant([]string{l.program}, netCap(l.cap) && !s.domainsNetwork()), d))
 		}
 	}
 	audit.Approval = ap.String()

@@ -149,6 +149,10 @@ type Set struct {
 	approved map[string]*policy.Approval // session approvals by key (gate.go)
 	// onApproval, for tests, sees every approval minted.
 	onApproval func(*policy.Approval)
+	// netAnswers are the person's answers about unlisted hosts (network_ask.go),
+	// netAsk puts those questions one at a time.
+	netAnswers map[string]bool
+	netAsk     sync.Mutex
 }
 
 // New returns the tools over sb.

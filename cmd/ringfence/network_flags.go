@@ -19,7 +19,7 @@ type networkFlags struct {
 func (n *networkFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&n.allow, "allow-domain", nil, "under --network domains, allow `RULE`: host, host:port, *.suffix, [IPv6], IP/CIDR, * or a preset (@go, @npm, @pypi, @crates, @github…); implies --network domains; replaces the policy file's allow list (repeatable)")
 	fs.StringArrayVar(&n.deny, "deny-domain", nil, "under --network domains, refuse `RULE` (deny always wins; added to the policy file's deny list; repeatable)")
-	fs.BoolVar(&n.ask, "network-ask", false, "under --network domains, let a person decide hosts no rule names (MCP approvals; elsewhere they are blocked)")
+	fs.BoolVar(&n.ask, "network-ask", false, "under --network domains, put hosts no rule names to the person through the MCP approval gate (under run they are blocked)")
 }
 
 // apply lays the network flags over d after --network: rules are checked

@@ -70,9 +70,9 @@
 //     that port on every host).
 //   - A direct connect to a port outside CapturePorts is refused by the
 //     kernel (no listener) and is not reported: no process sees it.
-//   - Asking a person (Proxy.Ask) is not wired to MCP elicitation yet;
-//     --network-ask is stored in the policy, and unlisted hosts are
-//     blocked.
+//   - Asking a person (Proxy.Ask) reaches the tools' approval gate (MCP
+//     elicitation) through ExecOptions.NetworkAsk; `ringfence run` has no
+//     gate, so there unlisted hosts are blocked.
 //   - The public-suffix check is a curated subset of the Public Suffix
 //     List, not the whole list.
 //   - Inside a TLS tunnel only the SNI is checked; what the encrypted
