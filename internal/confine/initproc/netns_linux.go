@@ -91,9 +91,7 @@ func acceptLoop(ln net.Listener, kind netproxy.Kind, sock *os.File, table *netpr
 	for {
 		c, err := ln.Accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) || errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE) {
-				time.Sleep(10 * time.Millisecond)
+			if retryable(err) {
 				continue
 			}
 			return
@@ -120,8 +118,7 @@ func serveDNSUDP(pc net.PacketConn, table *netproxy.FakeTable) {
 	for {
 		n, from, err := pc.ReadFrom(buf)
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) {
+			if retryable(err) {
 				continue
 			}
 			return
@@ -140,9 +137,7 @@ func serveDNSTCP(ln net.Listener, table *netproxy.FakeTable) {
 	for {
 		c, err := ln.Accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) {
-				time.Sleep(10 * time.Millisecond)
+			if retryable(err) {
 				continue
 			}
 			return
@@ -256,4 +251,15 @@ func addLocalRoute(family, ifindex int) error {
 		}
 	}
 	return errors.New("no acknowledgement from the kernel")
+}
+
+// retryable: a listener that is closed is done; anything else (out of
+// descriptors, a connection reset before it was accepted) passes, after a
+// pause so a persistent error cannot spin.
+func retryable(err error) bool {
+	if errors.Is(err, net.ErrClosed) {
+		return false
+	}
+	time.Sleep(10 * time.Millisecond)
+	return true
 }
