@@ -63,6 +63,9 @@ func TestDomainsAttacks(t *testing.T) {
 		control bool   // run the same attack from the egress namespace: it must succeed
 	}{
 		{"SNI of another host", all, "sni", netproxy.ReasonSNIMismatch, false},
+		{"Host header of another host in a tunnel", all, "hosttunnel", netproxy.ReasonHostMatch, false},
+		{"Host header of another host, absolute form", all, "hostabs", netproxy.ReasonHostMatch, false},
+		{"IPv6 literal", all, "connect [2001:db8::10]:80", netproxy.ReasonAllowlist, false},
 		{"name resolving to metadata", all, "connect meta.test:80", netproxy.ReasonPrivate, false},
 		{"name resolving to loopback", all, "connect lo.test:80", netproxy.ReasonPrivate, false},
 		{"name resolving to 10/8", all, "connect ten.test:80", netproxy.ReasonPrivate, false},
@@ -104,7 +107,10 @@ func TestDomainsAttacks(t *testing.T) {
 				}
 			}
 			for _, d := range tn.Dialled()[before:] {
-				if tc.name != "SNI of another host" { // the SNI check runs after dialling the allowed name
+				// The SNI and in-tunnel Host checks run after the allowed name was
+				// dialled: only the allowed host's address may appear.
+				afterDial := tc.name == "SNI of another host" || tc.name == "Host header of another host in a tunnel"
+				if !afterDial || !strings.HasPrefix(d, "198.51.100.10:") {
 					t.Fatalf("the proxy dialled %s", d)
 				}
 			}

@@ -26,6 +26,17 @@ try:
         t = ctx.wrap_socket(s, server_hostname="evil.test")
         t.sendall(b"GET / HTTP/1.1\r\nHost: evil.test\r\n\r\n")
         out(b"hello" in t.recv(4096), "tls completed")
+    elif a == "hosttunnel":  # CONNECT to an allowed name, then HTTP naming another host
+        s, r = http_connect(b"pkg.test:80")
+        if b" 200 " not in r: out(False, r[:40])
+        s.sendall(b"GET / HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n")
+        d = s.recv(4096)
+        out(b"hello from evil.test" in d, d.split(b"\r\n")[0])
+    elif a == "hostabs":  # an absolute-form request whose Host names another host
+        s = connect_proxy()
+        s.sendall(b"GET http://pkg.test/ HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n")
+        d = s.recv(4096)
+        out(b"hello from evil.test" in d, d.split(b"\r\n")[0])
     elif a == "connect":  # a raw CONNECT authority
         s, r = http_connect(sys.argv[2].encode())
         out(b" 200 " in r, r.split(b"\r\n")[0])
