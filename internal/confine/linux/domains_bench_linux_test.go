@@ -18,9 +18,20 @@ import (
 //
 // MODE "direct" connects to HOST; "proxy" sends the same request through
 // the in-namespace HTTP proxy (absolute-form, as curl and pip do).
-const netBenchPy = `import socket, sys, time
+const netBenchPy = `import socket, ssl, sys, time
 mode, host, port = sys.argv[2], sys.argv[3], int(sys.argv[4])
 def conn():
+    if sys.argv[1] == "gettls":
+        if mode == "proxy":
+            s = socket.create_connection(("127.0.0.1", 3128))
+            s.sendall(("CONNECT pkg.test:%d HTTP/1.1\r\nHost: pkg.test\r\n\r\n" % port).encode())
+            r = b""
+            while b"\r\n\r\n" not in r:
+                r += s.recv(1)
+        else:
+            s = socket.create_connection((host, port))
+        ctx = ssl.create_default_context(cafile=sys.argv[6])
+        return ctx.wrap_socket(s, server_hostname="pkg.test"), ""
     if mode == "proxy":
         s = socket.create_connection(("127.0.0.1", 3128))
         path = "http://%s:%d" % (host, port)
@@ -96,18 +107,24 @@ func TestDomainsBenchmark(t *testing.T) {
 	heapBefore := ms.HeapInuse
 	sz := strconv.FormatInt(size, 10)
 	dt, pt := direct("get", "direct", "198.51.100.10", "80", sz), proxied("get", "proxy", "pkg.test", "80", sz)
+	dtls := direct("gettls", "direct", "198.51.100.10", "443", sz, tn.CAFile)
+	ptls := proxied("gettls", "proxy", "pkg.test", "443", sz, tn.CAFile)
 	runtime.ReadMemStats(&ms)
 	var dMed, dP90, pMed, pP90, dRate, pRate float64
 	fmt.Sscan(dl, &dMed, &dP90)
 	fmt.Sscan(pl, &pMed, &pP90)
 	fmt.Sscan(dt, &dRate)
 	fmt.Sscan(pt, &pRate)
-	if dRate == 0 || pRate == 0 || dMed == 0 || pMed == 0 {
+	var dTLS, pTLS float64
+	fmt.Sscan(dtls, &dTLS)
+	fmt.Sscan(ptls, &pTLS)
+	if dRate == 0 || pRate == 0 || dMed == 0 || pMed == 0 || dTLS == 0 || pTLS == 0 {
 		t.Fatalf("unreadable measurements: %q %q %q %q", dl, pl, dt, pt)
 	}
 	fmt.Printf("network benchmark (%d connections, %d-byte download), same client both ways\n", conns, size)
 	fmt.Printf("  connect+first byte  direct median %.3f ms p90 %.3f | proxied median %.3f ms p90 %.3f | added %.3f ms\n", dMed, dP90, pMed, pP90, pMed-dMed)
 	fmt.Printf("  throughput          direct %.1f MB/s | proxied %.1f MB/s | %.0f%% of direct\n", dRate, pRate, 100*pRate/dRate)
+	fmt.Printf("  throughput (TLS)    direct %.1f MB/s | through CONNECT %.1f MB/s | %.0f%% of direct\n", dTLS, pTLS, 100*pTLS/dTLS)
 	fmt.Printf("  supervisor heap     %.1f MiB before the proxied download, %.1f MiB after (in use)\n", float64(heapBefore)/(1<<20), float64(ms.HeapInuse)/(1<<20))
 }
 
