@@ -22,7 +22,7 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 		ev.OutputSeen = max(res.Truncated.Stdout, res.Truncated.Stderr)
 	}
 	decisions, blocks, dropped := netEvidence(cmd)
-	ev.Network, ev.NetworkAllowed = blocks, pol.Network.Domains
+	ev.Proxy, ev.ProxyAllowed = blocks, pol.Network.Domains
 	cls := outcome.ClassifyExec(ev, cmd.Dialect)
 	nc := l.narration(pol)
 	lim := outcome.ExecLimits{

@@ -22,6 +22,11 @@ type ExecOptions struct {
 	// Dir is the working directory as a model path relative to the
 	// workspace ("" is the workspace root).
 	Dir string
+	// NetworkAsk, under the domains network with asking on (policy
+	// Network.Ask), is asked about each connection to a host no rule
+	// names while the proxy holds it (at most two minutes). false, an
+	// error or nil: the connection is blocked.
+	NetworkAsk func(ctx context.Context, host string, port int) (bool, error)
 	// Env is added to the allow-listed environment (PATH by default). The
 	// host's own environment is never passed through.
 	Env map[string]string
@@ -34,11 +39,6 @@ type ExecOptions struct {
 	// command that prints past the ceiling keeps running (the reader has
 	// every byte); without, it is stopped and reported over-budget.
 	Stdout, Stderr io.Writer
-	// NetworkAsk, under the domains network with asking on (policy
-	// Network.Ask), is asked about each connection to a host no rule
-	// names while the proxy holds it (at most two minutes). false, an
-	// error or nil: the connection is blocked.
-	NetworkAsk func(ctx context.Context, host string, port int) (bool, error)
 }
 
 // Truncated reports output cut at a ceiling: the bytes seen on each stream

@@ -46,6 +46,10 @@ type Usage struct {
 // Evidence is everything known about one finished run. Each field is a
 // fact the supervisor observed; classification only orders them.
 type Evidence struct {
+	// ProxyEvidence holds the refusals of the domains network's policy
+	// proxy: facts from the supervisor, not stderr text.
+	ProxyEvidence
+
 	// ExitCode and Signal are how the process the supervisor started ended
 	// (nil and "" when the supervisor stopped it). Status.Exit, when the
 	// runner sent one, is the command's own wait status and takes
@@ -66,10 +70,6 @@ type Evidence struct {
 	// Usage and OutputSeen say how much was consumed, for over-budget.
 	Usage      Usage
 	OutputSeen int64
-	// Network is what the domains network's proxy refused during the run,
-	// and NetworkAllowed the allowed domains (for the narration).
-	Network        []NetBlock
-	NetworkAllowed []string
 }
 
 // ExecResult is the classification of one run.
@@ -109,8 +109,11 @@ func ClassifyExec(ev Evidence, d Dialect) ExecResult {
 	if seccomp {
 		r.Violations = []Violation{{Backend: d.Backend, Reason: ReasonSeccomp, Snippet: "killed by SIGSYS"}}
 	}
-	net := networkDenied(&r, d.Backend, ev.Network)
-	if denied(&r, d, stderr) || seccomp || net {
+	if denied(&r, d, stderr) || seccomp {
+		r.Kind = ExecDenied
+		return r
+	}
+	if proxyDenied(&r, d.Backend, ev.Proxy) {
 		r.Kind = ExecDenied
 		return r
 	}

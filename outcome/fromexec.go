@@ -44,10 +44,6 @@ func FromExec(r ExecResult, ev Evidence, lim ExecLimits, c Context) Outcome {
 		o = commandFailure(r)
 	case ExecDenied:
 		o = Outcome{Kind: SandboxViolation, ExitCode: r.ExitCode, Signal: r.Signal, Violations: shortViolations(r.Violations)}
-		if len(ev.Network) > 0 {
-			o.Blocked = ev.Network[:min(len(ev.Network), maxListed)]
-			o.Allowed = ev.NetworkAllowed
-		}
 	case ExecRunnerFailure:
 		o = Outcome{Kind: RunnerFailure, Reason: r.Reason, Stage: r.Stage}
 	case ExecTimedOut:
@@ -58,6 +54,10 @@ func FromExec(r ExecResult, ev Evidence, lim ExecLimits, c Context) Outcome {
 		o = overBudget(ev, lim)
 	default:
 		o = Outcome{Kind: RunnerFailure, Reason: "unclassified"}
+	}
+	if o.Kind == SandboxViolation && len(ev.Proxy) > 0 {
+		o.Blocked = ev.Proxy[:min(len(ev.Proxy), maxListed)]
+		o.Allowed = ev.ProxyAllowed
 	}
 	return c.Scrub(o)
 }

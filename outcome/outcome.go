@@ -40,24 +40,27 @@ const (
 type Outcome struct {
 	Kind Kind `json:"kind"`
 
-	Path       string     `json:"path,omitempty"`       // the model path involved
-	Axis       string     `json:"axis,omitempty"`       // denied-by-policy: "read" | "write"
-	Reason     string     `json:"reason,omitempty"`     // path-rejected: the pathrule reason; gate-unavailable: ReasonNoGate, ReasonNoApprover, ReasonGateTimeout, ReasonGateError; runner-failure: status reason
-	Note       string     `json:"note,omitempty"`       // gate-declined: the person's note
-	Bound      string     `json:"bound,omitempty"`      // over-budget, scope-limited, timed-out: which bound
-	Limit      int64      `json:"limit,omitempty"`      // the bound's value
-	Observed   int64      `json:"observed,omitempty"`   // over-budget: at least this much was seen
-	Shown      int        `json:"shown,omitempty"`      // scope-limited: how many entries were shown
-	FileType   string     `json:"fileType,omitempty"`   // not-a-regular-file: "symlink", "socket", …
-	WriteRoots []string   `json:"writeRoots,omitempty"` // outside-write-root: the writable roots, as model paths
-	ExitCode   *int       `json:"exitCode,omitempty"`   // nonzero-exit, sandbox-violation, ok (commands)
-	Signal     string     `json:"signal,omitempty"`
-	Violations []string   `json:"violations,omitempty"` // sandbox-violation: short evidence, bounded
-	Blocked    []NetBlock `json:"blocked,omitempty"`    // sandbox-violation: connections the network policy refused, bounded
-	Allowed    []string   `json:"allowed,omitempty"`    // sandbox-violation with Blocked: the allowed domains
-	Pattern    string     `json:"pattern,omitempty"`    // no-matches, invalid-pattern: the model's own pattern
-	Scope      string     `json:"scope,omitempty"`      // no-matches: the model path searched
-	Detail     string     `json:"detail,omitempty"`     // io-failure, invalid-pattern, invalid-arguments, unavailable, nonzero-exit (not executable): fixed text, never contents
-	Stage      string     `json:"stage,omitempty"`      // runner-failure: which setup step failed
-	Program    string     `json:"program,omitempty"`    // missing-interpreter: the interpreter name (python3, node…); not-found: the missing program, when the caller names it
+	Path       string   `json:"path,omitempty"`       // the model path involved
+	Axis       string   `json:"axis,omitempty"`       // denied-by-policy: "read" | "write"
+	Reason     string   `json:"reason,omitempty"`     // path-rejected: the pathrule reason; gate-unavailable: ReasonNoGate, ReasonNoApprover, ReasonGateTimeout, ReasonGateError; runner-failure: status reason
+	Note       string   `json:"note,omitempty"`       // gate-declined: the person's note
+	Bound      string   `json:"bound,omitempty"`      // over-budget, scope-limited, timed-out: which bound
+	Limit      int64    `json:"limit,omitempty"`      // the bound's value
+	Observed   int64    `json:"observed,omitempty"`   // over-budget: at least this much was seen
+	Shown      int      `json:"shown,omitempty"`      // scope-limited: how many entries were shown
+	FileType   string   `json:"fileType,omitempty"`   // not-a-regular-file: "symlink", "socket", …
+	WriteRoots []string `json:"writeRoots,omitempty"` // outside-write-root: the writable roots, as model paths
+	ExitCode   *int     `json:"exitCode,omitempty"`   // nonzero-exit, sandbox-violation, ok (commands)
+	Signal     string   `json:"signal,omitempty"`
+	Violations []string `json:"violations,omitempty"` // sandbox-violation: short evidence, bounded
+	Pattern    string   `json:"pattern,omitempty"`    // no-matches, invalid-pattern: the model's own pattern
+	Scope      string   `json:"scope,omitempty"`      // no-matches: the model path searched
+	Detail     string   `json:"detail,omitempty"`     // io-failure, invalid-pattern, invalid-arguments, unavailable, nonzero-exit (not executable): fixed text, never contents
+	Stage      string   `json:"stage,omitempty"`      // runner-failure: which setup step failed
+	Program    string   `json:"program,omitempty"`    // missing-interpreter: the interpreter name (python3, node…); not-found: the missing program, when the caller names it
+
+	// Blocked (sandbox-violation) are connections the domains network's
+	// proxy refused, bounded; Allowed the allowed domains, for the advice.
+	Blocked []NetBlock `json:"blocked,omitempty"`
+	Allowed []string   `json:"allowed,omitempty"`
 }

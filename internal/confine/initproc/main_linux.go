@@ -112,13 +112,13 @@ func confineSelf(spec *Spec) (*os.File, error) {
 			return nil, stage("uts", err)
 		}
 	}
-	if spec.Loopback {
-		if err := loopbackUp(); err != nil {
+	if spec.Proxy != nil {
+		if err := startProxy(spec.Proxy); err != nil {
 			return nil, stage("network", err)
 		}
 	}
-	if spec.Proxy != nil {
-		if err := startProxy(spec.Proxy); err != nil {
+	if spec.Loopback {
+		if err := loopbackUp(); err != nil {
 			return nil, stage("network", err)
 		}
 	}

@@ -26,6 +26,9 @@ func startProxy(spec *ProxySpec) error {
 	// The init runs with GOGC=off to stay small; serving connections for
 	// the whole run allocates, so a soft limit makes the collector run.
 	debug.SetMemoryLimit(32 << 20)
+	if err := loopbackUp(); err != nil {
+		return err
+	}
 	if err := localDefaultRoutes(); err != nil {
 		return err
 	}

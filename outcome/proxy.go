@@ -18,18 +18,26 @@ type NetBlock struct {
 	Why    string `json:"why,omitempty"`
 }
 
-// ReasonNetwork is the violation reason of a refused connection.
-const ReasonNetwork = "network"
+// ProxyEvidence is what the domains network's proxy refused during a run
+// and the allowed domains, for the narration.
+type ProxyEvidence struct {
+	Proxy        []NetBlock
+	ProxyAllowed []string
+}
 
-// networkDenied records the proxy's refusals as violations; a run with
-// any is a denial whatever the command's exit (it may have carried on
-// without what it was refused).
-func networkDenied(r *ExecResult, backend string, blocks []NetBlock) bool {
+// ReasonProxy is the violation reason of a connection the domains
+// network's proxy refused.
+const ReasonProxy = "network-blocked"
+
+// proxyDenied records the proxy's refusals as violations; a run with any
+// is a denial whatever the command's exit (it may have carried on without
+// what it was refused).
+func proxyDenied(r *ExecResult, backend string, blocks []NetBlock) bool {
 	for _, b := range blocks {
 		if len(r.Violations) >= MaxViolations {
 			break
 		}
-		r.Violations = dedupe(r.Violations, Violation{Backend: backend, Reason: ReasonNetwork, Snippet: oneLine(cutUTF8(b.target()+" "+b.Reason, maxSnippet))})
+		r.Violations = dedupe(r.Violations, Violation{Backend: backend, Reason: ReasonProxy, Snippet: oneLine(cutUTF8(b.target()+" "+b.Reason, maxSnippet))})
 	}
 	return len(blocks) > 0
 }
@@ -56,6 +64,15 @@ func narrateBlocked(o Outcome) string {
 			others = append(others, r.target()+" ("+r.Reason+")")
 		}
 		text += " It also blocked " + list(others) + "."
+	}
+	var files []string
+	for _, v := range o.Violations {
+		if !strings.HasPrefix(v, ReasonProxy) {
+			files = append(files, v)
+		}
+	}
+	if len(files) > 0 {
+		text += " The sandbox also refused: " + strings.ReplaceAll(list(files), ", ", "; ") + "."
 	}
 	return text
 }

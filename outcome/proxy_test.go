@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestNetworkBlockedNarration(t *testing.T) {
+func TestProxyBlockedNarration(t *testing.T) {
 	zero := 0
 	allowed := []string{"proxy.golang.org", "*.npmjs.org"}
 	for _, tc := range []struct {
@@ -23,9 +23,9 @@ func TestNetworkBlockedNarration(t *testing.T) {
 			""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ev := Evidence{ExitCode: &zero, Network: tc.blocks, NetworkAllowed: allowed}
+			ev := Evidence{ExitCode: &zero, ProxyEvidence: ProxyEvidence{Proxy: tc.blocks, ProxyAllowed: allowed}}
 			r := ClassifyExec(ev, Dialect{Backend: "linux"})
-			if r.Kind != ExecDenied || len(r.Violations) != len(tc.blocks) || r.Violations[0].Reason != ReasonNetwork {
+			if r.Kind != ExecDenied || len(r.Violations) != len(tc.blocks) || r.Violations[0].Reason != ReasonProxy {
 				t.Fatalf("classified %+v", r)
 			}
 			o := FromExec(r, ev, ExecLimits{}, goldenContext)
@@ -41,7 +41,7 @@ func TestNetworkBlockedNarration(t *testing.T) {
 }
 
 // Without refusals a successful run stays a success.
-func TestNoNetworkBlocksNoDenial(t *testing.T) {
+func TestNoProxyBlocksNoDenial(t *testing.T) {
 	zero := 0
 	if r := ClassifyExec(Evidence{ExitCode: &zero}, Dialect{Backend: "linux"}); r.Kind != ExecSuccess {
 		t.Fatalf("%+v", r)
