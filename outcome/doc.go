@@ -56,7 +56,7 @@
 //
 // Connections the domains network's proxy refused (Evidence.Network) are
 // facts from the supervisor, not stderr text: any one makes the run
-// denied, each is a violation with reason "network", and the
+// denied, each is a violation with reason "network-blocked", and the
 // sandbox-violation narration then says what was blocked and why, with the
 // allowed domains (Outcome.Blocked, Outcome.Allowed) — the host names are
 // the proxy's strictly parsed ones, still escaped here.
