@@ -37,14 +37,6 @@ func startProxy(spec *ProxySpec) error {
 	if err := unix.Fstat(HandoffFD, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
 		return errors.New("no handoff socket")
 	}
-	// On this (the main) thread, which the command is forked from.
-	vsock, err := FamilyFilter(unix.AF_VSOCK)
-	if err != nil {
-		return err
-	}
-	if _, err := seccomp.Install(vsock, seccomp.ThisThread); err != nil {
-		return err
-	}
 	table := netproxy.NewFakeTable()
 	type listen struct {
 		addr string
@@ -265,4 +257,15 @@ func retryable(err error) bool {
 	}
 	time.Sleep(10 * time.Millisecond)
 	return true
+}
+
+// denyVsock loads FamilyFilter(AF_VSOCK) on this (the main) thread, which
+// the command is forked from and inherits it from.
+func denyVsock() error {
+	vsock, err := FamilyFilter(unix.AF_VSOCK)
+	if err != nil {
+		return err
+	}
+	_, err = seccomp.Install(vsock, seccomp.ThisThread)
+	return err
 }

@@ -40,9 +40,13 @@
 //     Each accepted connection is handed to the supervisor over a
 //     SEQPACKET socket pair (descriptor 5 of the init, close-on-exec: the
 //     command never holds it; /proc/1 is not readable), where the
-//     netproxy.Proxy decides it by name and relays it. AF_VSOCK (not
-//     namespaced: it reaches the hypervisor) is refused by a seccomp
-//     filter; raw and packet sockets need capabilities the command lacks.
+//     netproxy.Proxy decides it by name and relays it. Raw and packet
+//     sockets need capabilities the command lacks.
+//
+//   - AF_VSOCK, under every mode but allow-all: vsock is not namespaced,
+//     so a namespace with no interface would still reach the hypervisor
+//     (host CID 2); the init refuses the family with a seccomp filter
+//     (Spec.DenyVsock).
 //     The init gets CAP_NET_BIND_SERVICE for the stub and the capture
 //     ports, dropped with the rest before the command runs.
 //

@@ -97,7 +97,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	spec := &initproc.Spec{
 		Argv: req.Argv, Dir: dir, Env: req.Env,
-		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",
+		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence", DenyVsock: plan.NewNet,
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
 	}
 	var dom *domainsSetup
