@@ -41,9 +41,12 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 		return nil, err
 	}
 	env := l.env(opts.Env)
-	cmd, err := l.confineNet(argv, dir, env, pol, netOptions(opts))
+	cmd, err := l.confine(argv, dir, env, pol)
 	if err != nil {
 		return nil, err
+	}
+	if n := netOptions(opts); n != nil && cmd.SetNet != nil {
+		cmd.SetNet(n)
 	}
 	ro := l.runOptions(opts, pol, cmd)
 	res, err := run.Run(ctx, cmd, ro)
@@ -60,18 +63,13 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 // confine asks the selected backend for the argv to start. Only a
 // danger-full-access policy runs unconfined, and then knowingly.
 func (l *Local) confine(argv []string, dir string, env []string, pol *policy.Policy) (*confine.Cmd, error) {
-	return l.confineNet(argv, dir, env, pol, nil)
-}
-
-// confineNet is confine with the domains network's proxy settings.
-func (l *Local) confineNet(argv []string, dir string, env []string, pol *policy.Policy, net *confine.NetOptions) (*confine.Cmd, error) {
 	if !pol.Confining() {
 		return unconfined(argv, dir, env), nil
 	}
 	if l.provider == nil {
 		return nil, &confine.UnavailableError{Tried: []string{"none"}, Reasons: []string{"no backend selected"}}
 	}
-	return l.provider.Confine(confine.Request{Argv: argv, Dir: dir, Env: env, Policy: pol, Net: net})
+	return l.provider.Confine(confine.Request{Argv: argv, Dir: dir, Env: env, Policy: pol})
 }
 
 func unconfined(argv []string, dir string, env []string) *confine.Cmd {

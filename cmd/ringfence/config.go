@@ -20,12 +20,12 @@ import (
 // sandboxFlags are the flags every subcommand that builds a sandbox shares
 // (run, mcp, policy explain), so one flag means one thing everywhere.
 type sandboxFlags struct {
+	net                                      networkFlags
 	root, mode, network, policyFile, backend string
 	write, readOnly, deny, env               []string
 	timeout, cpuTime                         time.Duration
 	memory, mountPath                        string
 	pids                                     int
-	net                                      networkFlags
 }
 
 func (f *sandboxFlags) register(fs *pflag.FlagSet) {

@@ -109,6 +109,20 @@ func (d *domainsSetup) attach(cmd *confine.Cmd) {
 			cleanup()
 		}
 	}
+	cmd.SetNet = func(o *confine.NetOptions) {
+		if o.Resolver != nil {
+			d.proxy.Resolver = o.Resolver
+		}
+		if o.Dial != nil {
+			d.proxy.Dial = o.Dial
+		}
+		if o.Ask != nil {
+			d.proxy.Ask = o.Ask
+		}
+		if o.Report != nil {
+			d.proxy.Report = o.Report
+		}
+	}
 	cmd.NetEvents = func() confine.NetLog {
 		d.mu.Lock()
 		defer d.mu.Unlock()

@@ -97,9 +97,10 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	spec := &initproc.Spec{
 		Argv: req.Argv, Dir: dir, Env: req.Env,
-		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence", DenyVsock: plan.NewNet,
+		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
 	}
+	spec.DenyVsock = plan.NewNet // vsock is not namespaced
 	var dom *domainsSetup
 	var err error
 	if isDomains(pol) {
