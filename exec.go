@@ -49,6 +49,9 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 	if err != nil {
 		return nil, err
 	}
+	if n := netOptions(opts); n != nil && cmd.SetNet != nil {
+		cmd.SetNet(n)
+	}
 	ro := l.runOptions(opts, pol, cmd)
 	ro.Timeout, ro.KillAfter, ro.Terminal = withDeadline(ctx, ro.Timeout), l.killAfter(), opts.Terminal.run()
 	res, err := run.Run(ctx, cmd, ro)

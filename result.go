@@ -20,6 +20,8 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 	if res.Truncated != nil {
 		ev.OutputSeen = max(res.Truncated.Stdout, res.Truncated.Stderr)
 	}
+	decisions, blocks, dropped := netEvidence(cmd)
+	ev.Proxy, ev.ProxyAllowed = blocks, pol.Network.Domains
 	cls := outcome.ClassifyExec(ev, cmd.Dialect)
 	nc := l.narration(pol)
 	lim := outcome.ExecLimits{
@@ -37,6 +39,7 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 		Narration:  outcome.Narrate(oc, nc),
 		Outcome:    oc,
 	}
+	out.Network, out.NetworkDropped = decisions, dropped
 	if out.Violations == nil {
 		out.Violations = []outcome.Violation{}
 	}

@@ -22,6 +22,11 @@ type ExecOptions struct {
 	// Dir is the working directory as a model path relative to the
 	// workspace ("" is the workspace root).
 	Dir string
+	// NetworkAsk, under the domains network with asking on (policy
+	// Network.Ask), is asked about each connection to a host no rule
+	// names while the proxy holds it (at most two minutes). false, an
+	// error or nil: the connection is blocked.
+	NetworkAsk func(ctx context.Context, host string, port int) (bool, error)
 	// Env is added to the allow-listed environment (PATH by default). The
 	// host's own environment is never passed through.
 	Env map[string]string
@@ -92,8 +97,12 @@ type ExecResult struct {
 	Enforcement Enforcement         `json:"enforcement"`
 	Breach      string              `json:"breach,omitempty"` // the resource limit that ended it
 	Violations  []outcome.Violation `json:"violations"`
-	Narration   string              `json:"narration"`
-	Outcome     outcome.Outcome     `json:"outcome"`
+	// Network is every decision the domains network's proxy made (up to
+	// 1000; NetworkDropped counts the rest); empty under other modes.
+	Network        []NetworkDecision `json:"network,omitempty"`
+	NetworkDropped int               `json:"networkDropped,omitempty"`
+	Narration      string            `json:"narration"`
+	Outcome        outcome.Outcome   `json:"outcome"`
 	// RunnerError is why the runner itself could not be started, for the
 	// person operating ringfence (never narrated to the model).
 	RunnerError string `json:"runnerError,omitempty"`

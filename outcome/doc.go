@@ -73,8 +73,17 @@
 // they sit in or forge a line. Golden files pin the text of every kind,
 // and a test fails if a Kind is added without a narrator and a golden.
 //
+// Connections the domains network's proxy refused (Evidence.Network) are
+// facts from the supervisor, not stderr text: any one makes the run
+// denied, each is a violation with reason "network-blocked", and the
+// sandbox-violation narration then says what was blocked and why, with the
+// allowed domains (Outcome.Blocked, Outcome.Allowed) — the host names are
+// the proxy's strictly parsed ones, still escaped here.
+//
 // # Known gaps
 //
+//   - A command that is refused one connection and succeeds another way
+//     (a fallback mirror) is still reported denied: the refusal happened.
 //   - Without a status channel, runner failure is inferred from stderr
 //     text, which a command can forge; every backend ringfence ships has a
 //     channel, so this path serves only third-party backends.

@@ -46,6 +46,10 @@ type Usage struct {
 // Evidence is everything known about one finished run. Each field is a
 // fact the supervisor observed; classification only orders them.
 type Evidence struct {
+	// ProxyEvidence holds the refusals of the domains network's policy
+	// proxy: facts from the supervisor, not stderr text.
+	ProxyEvidence
+
 	// ExitCode and Signal are how the process the supervisor started ended
 	// (nil and "" when the supervisor stopped it). Status.Exit, when the
 	// runner sent one, is the command's own wait status and takes
@@ -116,6 +120,10 @@ func ClassifyExec(ev Evidence, d Dialect) ExecResult {
 	}
 	files := denied(&r, d, stderr, ev.Network)
 	if networkDenied(&r, ev.Network, d.Backend, stderr) || files || seccomp {
+		r.Kind = ExecDenied
+		return r
+	}
+	if proxyDenied(&r, d.Backend, ev.Proxy) {
 		r.Kind = ExecDenied
 		return r
 	}

@@ -55,6 +55,10 @@ func FromExec(r ExecResult, ev Evidence, lim ExecLimits, c Context) Outcome {
 	default:
 		o = Outcome{Kind: RunnerFailure, Reason: "unclassified"}
 	}
+	if o.Kind == SandboxViolation && len(ev.Proxy) > 0 {
+		o.Blocked = ev.Proxy[:min(len(ev.Proxy), maxListed)]
+		o.Allowed = ev.ProxyAllowed
+	}
 	return c.Scrub(o)
 }
 

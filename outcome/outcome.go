@@ -59,4 +59,9 @@ type Outcome struct {
 	Detail     string   `json:"detail,omitempty"`     // io-failure, invalid-pattern, invalid-arguments, unavailable, nonzero-exit (not executable): fixed text, never contents
 	Stage      string   `json:"stage,omitempty"`      // runner-failure: which setup step failed
 	Program    string   `json:"program,omitempty"`    // missing-interpreter: the interpreter name (python3, node…); not-found: the missing program, when the caller names it
+
+	// Blocked (sandbox-violation) are connections the domains network's
+	// proxy refused, bounded; Allowed the allowed domains, for the advice.
+	Blocked []NetBlock `json:"blocked,omitempty"`
+	Allowed []string   `json:"allowed,omitempty"`
 }

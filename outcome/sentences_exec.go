@@ -59,6 +59,9 @@ func narratePathRejected(o Outcome, c Context) string {
 }
 
 func narrateViolation(o Outcome, c Context) string {
+	if len(o.Blocked) > 0 {
+		return narrateBlocked(o)
+	}
 	var text string
 	switch {
 	case isSIGSYS(o.Signal):

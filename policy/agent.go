@@ -23,6 +23,7 @@ func AgentDefaults() Defaults {
 func (d *Defaults) IsZero() bool {
 	return d.Mode == 0 && d.Root == "" && d.TempDir == "" && d.Baseline == 0 &&
 		d.Entries == nil && d.Network.Mode == 0 && d.Network.Domains == nil &&
+		d.Network.Deny == nil && d.Network.Reasons == nil && !d.Network.Ask &&
 		d.Limits == (Limits{}) && d.ProtectGit == GitDefault && d.ExtraProtected == nil &&
 		!d.AllowAliasedWrites && d.UnixSockets == nil && d.ReadFile == nil && d.Now == nil &&
 		d.Restrictions == nil && d.ExtraProtectedNames == nil

@@ -142,7 +142,7 @@ func cloneGrant(g Grant) Grant {
 		g.Mode = &m
 	}
 	if g.Network != nil {
-		n := Network{Mode: g.Network.Mode, Domains: slices.Clone(g.Network.Domains)}
+		n := g.Network.clone()
 		g.Network = &n
 	}
 	g.Entries = slices.Clone(g.Entries)

@@ -90,6 +90,10 @@
 //   - The environment's credential checks are heuristics over names and
 //     value shapes: an opaque secret under an allow-listed name
 //     (PYTHONFOO=<random>) passes. The allow-list keeps that set small.
-//   - Domains are compared as names. Whether a proxy enforces them, and how
-//     it treats IP literals, is the network backend's business.
+//   - Network rules are netproxy rules, validated here with
+//     netproxy.ParseRules. A request narrows them by naming a subset (each
+//     of its allow rules covered by one of the ceiling's) and may add deny
+//     rules, never remove one; an approval adds allow rules but a ceiling
+//     deny rule still wins. Whether a proxy enforces them is the network
+//     backend's business.
 package policy

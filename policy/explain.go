@@ -141,7 +141,14 @@ func (e Explanation) Text() string {
 
 func networkText(n Network) string {
 	if n.Mode == NetDomains {
-		return n.Mode.String() + " (" + strings.Join(n.Domains, ", ") + ")"
+		s := n.Mode.String() + " (" + strings.Join(n.Domains, ", ") + ")"
+		if len(n.Deny) > 0 {
+			s += ", except (" + strings.Join(n.Deny, ", ") + ")"
+		}
+		if n.Ask {
+			s += ", others asked"
+		}
+		return s
 	}
 	return n.Mode.String()
 }

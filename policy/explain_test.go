@@ -32,7 +32,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestExplainGolden(t *testing.T) {
 	carve := wsDefaults()
 	carve.Entries = []Entry{{Path: "/home/u/.ssh", Access: Deny}, {Path: "/repo/vendor", Access: Read}, {Path: "/repo/vendor/patches", Access: Write}}
-	carve.Network = Network{Mode: NetDomains, Domains: []string{"proxy.golang.org", "*.githubusercontent.com"}}
+	carve.Network = Network{Mode: NetDomains, Domains: []string{"proxy.golang.org", "*.github.com"}}
 	carve.Limits = Limits{WallClock: 10 * time.Minute, MemoryBytes: 4 << 30, Processes: 512}
 	carve.ExtraProtected = []string{".env"}
 	allow := wsDefaults()

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -108,6 +109,14 @@ func checkNoWider(t *testing.T, p, base *Policy) {
 			if !domainAllowed(base.Network.Domains, dom) {
 				t.Fatalf("domain %q added", dom)
 			}
+		}
+		for _, dn := range base.Network.Deny {
+			if !slices.Contains(p.Network.Deny, dn) {
+				t.Fatalf("deny rule %q dropped", dn)
+			}
+		}
+		if p.Network.Ask && !base.Network.Ask {
+			t.Fatalf("asking turned on")
 		}
 	}
 	for _, pair := range [][2]int64{

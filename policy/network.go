@@ -1,15 +1,19 @@
 package policy
 
 import (
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/ringfence/ringfence/internal/netproxy"
 )
 
 // resolveNetwork: the deployment's network is the ceiling, an approval's
-// network raises it (domains are added), and a request may ask for any
-// network beneath. Under domains, narrowing means a subset of the allowed
-// domains; a request for domains mode with no domains keeps the allowed
-// list.
+// network raises it (allow rules are added), and a request may ask for any
+// network beneath. Under domains, narrowing means allow rules each covered
+// by one of the ceiling's, the ceiling's deny rules kept (a request may add
+// more), and asking a person only where the ceiling lets it; a request for
+// domains mode with no domains keeps the allowed list.
 func resolveNetwork(req *Network, def Network, g *Grant) (Network, error) {
 	allowed, err := normNetwork("network", def)
 	if err != nil {
@@ -39,7 +43,12 @@ func resolveNetwork(req *Network, def Network, g *Grant) (Network, error) {
 		if allowed.Mode != NetDomains {
 			return Network{}, &InvalidError{Field: "request network", Value: "domains", Reason: "mode domains needs at least one domain"}
 		}
-		return allowed, nil
+		// Keep the ceiling's list; the request's deny rules still narrow it.
+		req2 := *req
+		req2.Domains = allowed.Domains
+		if asked, err = normNetwork("request network", req2); err != nil {
+			return Network{}, err
+		}
 	}
 	if allowed.Mode == NetDomains {
 		for _, d := range asked.Domains {
@@ -47,11 +56,30 @@ func resolveNetwork(req *Network, def Network, g *Grant) (Network, error) {
 				return Network{}, &EscalationError{What: "network domain", Path: d}
 			}
 		}
+		asked.Deny = normDomains(append(slices.Clone(allowed.Deny), asked.Deny...))
+		asked.Reasons = mergeReasons(asked.Reasons, allowed.Reasons)
+		asked.Ask = asked.Ask && allowed.Ask
+	} else if asked.Ask && allowed.Mode != NetAllowAll {
+		return Network{}, &EscalationError{What: "network ask"}
 	}
 	return asked, nil
 }
 
-// widenNetwork is the union of two networks.
+// mergeReasons: the ceiling's words win over a request's for one rule.
+func mergeReasons(req, ceiling map[string]string) map[string]string {
+	if len(req) == 0 && len(ceiling) == 0 {
+		return nil
+	}
+	out := maps.Clone(req)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, ceiling)
+	return out
+}
+
+// widenNetwork is the union of two networks. Deny rules and reasons come
+// from a only (the ceiling): an approval adds hosts, it never lifts a deny.
 func widenNetwork(a, b Network) Network {
 	switch {
 	case a.Mode > b.Mode:
@@ -59,31 +87,75 @@ func widenNetwork(a, b Network) Network {
 	case b.Mode > a.Mode:
 		return b
 	case a.Mode == NetDomains:
-		return Network{Mode: NetDomains, Domains: normDomains(append(slices.Clone(a.Domains), b.Domains...))}
+		out := a.clone()
+		out.Domains = normDomains(append(slices.Clone(a.Domains), b.Domains...))
+		out.Ask = a.Ask || b.Ask
+		return out
 	}
 	return a
 }
 
-// normNetwork validates a network: a known mode, domains only (and at least
-// one) under NetDomains, each a plausible host name or "*.suffix".
+func (n Network) clone() Network {
+	n.Domains = slices.Clone(n.Domains)
+	n.Deny = slices.Clone(n.Deny)
+	n.Reasons = maps.Clone(n.Reasons)
+	return n
+}
+
+// normNetwork validates a network: a known mode; allow and deny rules,
+// reasons and asking only under NetDomains (and at least one allow rule);
+// every rule as netproxy.ParseRules reads it, so a mistake is named here
+// and not discovered by a backend; each reason attached to a deny rule.
 func normNetwork(field string, n Network) (Network, error) {
 	switch {
 	case !n.Mode.Valid():
 		return Network{}, &InvalidError{Field: field, Value: n.Mode.String()}
-	case n.Mode != NetDomains && len(n.Domains) > 0:
-		return Network{}, &InvalidError{Field: field, Value: n.Mode.String(), Reason: "domains are only allowed with mode domains"}
+	case n.Mode != NetDomains && (len(n.Domains) > 0 || len(n.Deny) > 0 || len(n.Reasons) > 0 || n.Ask):
+		return Network{}, &InvalidError{Field: field, Value: n.Mode.String(), Reason: "domains, deny rules, reasons and asking are only allowed with mode domains"}
 	case n.Mode == NetDomains && len(n.Domains) == 0:
 		return Network{Mode: NetDomains}, &InvalidError{Field: field, Value: n.Mode.String(), Reason: "mode domains needs at least one domain"}
 	}
 	for _, d := range n.Domains {
-		if !validDomain(normDomain(d)) {
-			return Network{}, &InvalidError{Field: field + " domain", Value: d, Reason: `want a host name or "*.suffix"`}
+		if _, err := netproxy.ParseRules([]string{d}, true); err != nil {
+			return Network{}, &InvalidError{Field: field + " domain", Value: d, Reason: ruleReason(err)}
 		}
 	}
-	return Network{Mode: n.Mode, Domains: normDomains(n.Domains)}, nil
+	for _, d := range n.Deny {
+		if _, err := netproxy.ParseRules([]string{d}, false); err != nil {
+			return Network{}, &InvalidError{Field: field + " deny", Value: d, Reason: ruleReason(err)}
+		}
+	}
+	deny := normDomains(n.Deny)
+	for k, v := range n.Reasons {
+		if !slices.Contains(deny, normDomain(k)) {
+			return Network{}, &InvalidError{Field: field + " reason", Value: k, Reason: "a reason must name one of the deny rules"}
+		}
+		if strings.ContainsAny(v, "\r\n\x00") || len(v) > 200 {
+			return Network{}, &InvalidError{Field: field + " reason", Value: k, Reason: "a reason is one line of at most 200 bytes"}
+		}
+	}
+	out := Network{Mode: n.Mode, Domains: normDomains(n.Domains), Deny: deny, Ask: n.Ask}
+	if len(n.Reasons) > 0 {
+		out.Reasons = make(map[string]string, len(n.Reasons))
+		for k, v := range n.Reasons {
+			out.Reasons[normDomain(k)] = v
+		}
+	}
+	return out, nil
 }
 
-func normDomain(d string) string { return strings.TrimSuffix(strings.ToLower(d), ".") }
+// ruleReason is netproxy's explanation without the repeated rule text.
+func ruleReason(err error) string {
+	s := err.Error()
+	if i := strings.LastIndex(s, ": "); i >= 0 {
+		return s[i+2:]
+	}
+	return s
+}
+
+func normDomain(d string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(d)), ".")
+}
 
 // normDomains lower-cases, sorts and de-duplicates, so one policy prints
 // one way.
@@ -99,31 +171,58 @@ func normDomains(ds []string) []string {
 	return slices.Compact(out)
 }
 
-// validDomain accepts letters, digits, '-' and '.', in non-empty labels of
-// at most 63 bytes, optionally led by one "*." wildcard label.
+// validDomain reports whether d is an allow rule netproxy accepts.
 func validDomain(d string) bool {
-	d = strings.TrimPrefix(d, "*.")
-	if d == "" || len(d) > 253 {
+	_, err := netproxy.ParseRules([]string{d}, true)
+	return err == nil
+}
+
+// domainAllowed reports whether every rule d expands to is covered by a
+// rule of allowed: "example.com" allows only itself, "*.example.com" every
+// name beneath it (and narrower wildcards) but not example.com itself, a
+// CIDR the addresses and ranges inside it, "*" every name. An unparsable
+// rule is never allowed.
+func domainAllowed(allowed []string, d string) bool {
+	ceiling, err := netproxy.ParseRules(allowed, true)
+	if err != nil {
 		return false
 	}
-	for _, label := range strings.Split(d, ".") {
-		if label == "" || len(label) > 63 || strings.Trim(label, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+	asked, err := netproxy.ParseRules([]string{d}, true)
+	if err != nil {
+		return false
+	}
+	for _, r := range asked {
+		if !slices.ContainsFunc(ceiling, func(a netproxy.Rule) bool { return a.Covers(r) }) {
 			return false
 		}
 	}
 	return true
 }
 
-// domainAllowed: "example.com" allows only itself; "*.example.com" allows
-// every name beneath it (and narrower wildcards), not example.com itself.
-func domainAllowed(allowed []string, d string) bool {
-	for _, a := range allowed {
-		if a == d {
-			return true
+// ProxyRules compiles a domains network into the proxy's rules.
+func (n Network) ProxyRules() (netproxy.Rules, error) {
+	if n.Mode != NetDomains {
+		return netproxy.Rules{}, &InvalidError{Field: "network", Value: n.Mode.String(), Reason: "only mode domains has proxy rules"}
+	}
+	allow, err := netproxy.ParseRules(n.Domains, true)
+	if err != nil {
+		return netproxy.Rules{}, &InvalidError{Field: "network domain", Value: strings.Join(n.Domains, ","), Reason: err.Error()}
+	}
+	deny, err := netproxy.ParseRules(n.Deny, false)
+	if err != nil {
+		return netproxy.Rules{}, &InvalidError{Field: "network deny", Value: strings.Join(n.Deny, ","), Reason: err.Error()}
+	}
+	explain := map[string]string{}
+	for _, d := range n.Deny {
+		why, ok := n.Reasons[normDomain(d)]
+		if !ok {
+			continue
 		}
-		if suffix, ok := strings.CutPrefix(a, "*"); ok && strings.HasSuffix(d, suffix) && len(d) > len(suffix) {
-			return true
+		// A preset's reason explains every host it expands to.
+		rs, _ := netproxy.ParseRules([]string{d}, false)
+		for _, r := range rs {
+			explain[r.Text] = why
 		}
 	}
-	return false
+	return netproxy.Rules{Allow: allow, Deny: deny, Explain: explain, AskUnlisted: n.Ask}, nil
 }

@@ -81,8 +81,9 @@ func TestNetworkInvalid(t *testing.T) {
 func TestValidDomain(t *testing.T) {
 	for d, ok := range map[string]bool{
 		"example.com": true, "*.example.com": true, "a-b.c0": true, "localhost": true,
-		"": false, "*": false, "*.": false, "a..b": false, ".a": false, "a_b.com": false, "**.a": false,
-		"a.*.b": false, "1.2.3.4": true, "[::1]": false,
+		"": false, "*": true, "*.": false, "a..b": false, ".a": false, "_dmarc.a.com": true, "**.a": false,
+		"a.*.b": false, "1.2.3.4": true, "[::1]": true, "*.com": false, "*.co.uk": false, "@go": true,
+		"@nope": false, "a.org:443": true, "a.org:0": false, "a b.org": false, "10.0.0.0/8": true,
 	} {
 		if validDomain(d) != ok {
 			t.Errorf("validDomain(%q) = %v", d, !ok)

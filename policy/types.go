@@ -63,10 +63,17 @@ const (
 	NetAllowAll                    // whatever the host reaches
 )
 
-// Network is a network mode plus, for NetDomains, the domains allowed.
+// Network is a network mode plus, for NetDomains, the proxy's rules:
+// Domains are the allow rules, Deny the deny rules (deny always wins),
+// Reasons what the model is told when a deny rule decides, and Ask lets a
+// person decide a host no rule names. Rules are netproxy rules (host,
+// host:port, *.suffix, [IPv6], IP/CIDR, "*" in Domains only, @presets).
 type Network struct {
-	Mode    NetworkMode `json:"mode"`
-	Domains []string    `json:"domains,omitempty"`
+	Mode    NetworkMode       `json:"mode"`
+	Domains []string          `json:"domains,omitempty"`
+	Deny    []string          `json:"deny,omitempty"`
+	Reasons map[string]string `json:"reasons,omitempty"`
+	Ask     bool              `json:"ask,omitempty"`
 }
 
 // Limits bounds what one execution may consume. A zero field is unlimited.

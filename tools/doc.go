@@ -59,6 +59,13 @@
 //     other check (links, hard links, types) still applies. A hard-linked
 //     target, or a refused parent directory, is never asked about.
 //
+// Under the domains network the proxy decides every connection, so
+// approving a command that uses the network grants no network at all (no
+// allow-all); with asking on (policy Network.Ask), each connection to a
+// host no rule names is put to the gate while the proxy holds it
+// (network_ask.go): one question at a time, and the session remembers
+// approve-session and decline answers per host:port.
+//
 // The gate is bounded by Options.GateTimeout (gate-unavailable, reason
 // "timeout"); an error or a panic in it is gate-unavailable ("error"); a
 // gate whose client can never approve (ErrNoApprover) is gate-unavailable

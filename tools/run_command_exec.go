@@ -34,7 +34,7 @@ func (s *Set) runCommand(ctx context.Context, a *runArgs) Result {
 			return stop(*o)
 		}
 	}
-	opts := ringfence.ExecOptions{Dir: p.cwd, Timeout: s.opts.DefaultTimeout}
+	opts := ringfence.ExecOptions{Dir: p.cwd, Timeout: s.opts.DefaultTimeout, NetworkAsk: s.askNetwork}
 	if a.TimeoutSeconds > 0 {
 		opts.Timeout = time.Duration(a.TimeoutSeconds) * time.Second
 	}
@@ -96,10 +96,10 @@ func (s *Set) approveExec(ctx context.Context, p *prepared, audit *AuditInfo, as
 	if o != nil {
 		return nil, o
 	}
-	ap := s.mint(commandGrant(p.programs, p.network), d)
+	ap := s.mint(commandGrant(p.programs, p.network && !s.domainsNetwork()), d)
 	if d == ApproveSession {
 		for i, l := range p.asks {
-			s.remember(keys[i:i+1], s.mint(commandGrant([]string{l.program}, netCap(l.cap)), d))
+			s.remember(keys[i:i+1], s.mint(commandGrant([]string{l.program}, netCap(l.cap) && !s.domainsNetwork()), d))
 		}
 	}
 	audit.Approval = ap.String()
@@ -181,7 +181,7 @@ func (s *Set) execResult(res *ringfence.ExecResult, audit AuditInfo) Result {
 	d := *res
 	d.Stdout, d.Stderr, d.Narration = s.scrub(res.Stdout), s.scrub(res.Stderr), s.scrub(res.Narration)
 	d.Violations = s.nc.ScrubViolations(res.Violations)
-	audit.Backend, audit.Violations = d.Backend, d.Violations
+	audit.Backend, audit.Violations, audit.Network = d.Backend, d.Violations, d.Network
 	enf := d.Enforcement
 	audit.Enforcement = &enf
 	return Result{Text: s.execText(&d), Outcome: d.Outcome, Data: &d, Audit: audit}

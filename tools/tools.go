@@ -113,7 +113,9 @@ type AuditInfo struct {
 	Enforcement *ringfence.Enforcement `json:"enforcement,omitempty"`
 	Duration    time.Duration          `json:"duration"`
 	Violations  []outcome.Violation    `json:"violations,omitempty"`
-	Outcome     outcome.Kind           `json:"outcome"`
+	// Network is every decision of the domains network's proxy.
+	Network []ringfence.NetworkDecision `json:"network,omitempty"`
+	Outcome outcome.Kind                `json:"outcome"`
 }
 
 // Result is one call's answer.
@@ -147,6 +149,10 @@ type Set struct {
 	approved map[string]*policy.Approval // session approvals by key (gate.go)
 	// onApproval, for tests, sees every approval minted.
 	onApproval func(*policy.Approval)
+	// netAnswers are the person's answers about unlisted hosts (network_ask.go),
+	// netAsk puts those questions one at a time.
+	netAnswers map[string]bool
+	netAsk     sync.Mutex
 }
 
 // New returns the tools over sb.

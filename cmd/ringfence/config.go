@@ -21,6 +21,7 @@ import (
 // sandboxFlags are the flags every subcommand that builds a sandbox shares
 // (run, mcp, policy explain), so one flag means one thing everywhere.
 type sandboxFlags struct {
+	net                                      networkFlags
 	root, mode, network, policyFile, backend string
 	write, readOnly, deny, env               []string
 	timeout, cpuTime, killAfter              time.Duration
@@ -33,7 +34,8 @@ type sandboxFlags struct {
 func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.root, "root", "", "the workspace directory (default: the current directory)")
 	fs.StringVar(&f.mode, "mode", "workspace-write", "file-effect mode: read-only, workspace-write or danger-full-access")
-	fs.StringVar(&f.network, "network", "deny", "network mode: deny, loopback or allow-all")
+	fs.StringVar(&f.network, "network", "deny", "network mode: deny, loopback, domains (see --allow-domain) or allow-all")
+	f.net.register(fs)
 	fs.StringArrayVar(&f.write, "write", nil, "also make `PATH` writable (repeatable)")
 	fs.StringArrayVar(&f.readOnly, "read-only", nil, "make `PATH` read-only, e.g. inside the workspace (repeatable)")
 	fs.StringArrayVar(&f.deny, "deny", nil, "make `PATH` unreadable and unwritable (repeatable)")
@@ -169,6 +171,9 @@ func (f *sandboxFlags) applyFlags(fs *pflag.FlagSet, root string, d *policy.Defa
 		if d.Network.Mode, err = policy.ParseNetworkMode(f.network); err != nil {
 			return fmt.Errorf("--network: %w", err)
 		}
+	}
+	if err := f.net.apply(fs, d); err != nil {
+		return err
 	}
 	for _, e := range []struct {
 		paths  []string

@@ -12,6 +12,7 @@ import (
 
 // Request is one command to confine.
 type Request struct {
+	Net    *NetOptions    // the domains network's proxy settings; nil: defaults
 	Argv   []string       // the exact argv, program first; never a shell string
 	Dir    string         // working directory (host path, inside the sandbox view)
 	Env    []string       // the complete environment the command gets (already allow-listed)
@@ -84,6 +85,12 @@ type Cmd struct {
 	Dialect     outcome.Dialect
 	TreeKill    TreeKill
 	Cleanup     func()
+	// NetEvents, set under the domains network, returns every decision
+	// the policy proxy made for this run; complete once Cleanup has run.
+	NetEvents func() NetLog
+	// SetNet, set under the domains network, replaces the proxy settings
+	// the Request carried (its non-nil fields); call it before Start.
+	SetNet func(*NetOptions)
 }
 
 // Provider is one backend. Confine returns an enforcing Cmd or an error; it

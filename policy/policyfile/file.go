@@ -94,10 +94,20 @@ func checkEnvName(field, n string) error {
 // "network.mode" or "entry[].path" (array elements as "[]").
 func (f *File) Sets(key string) bool { return f.keys[key] }
 
-// FileNetwork is the [network] table.
+// FileNetwork is the [network] table. Under mode "domains", allow (or its
+// older name domains: the two lists are joined) and deny hold netproxy
+// rules, and reasons maps a deny rule to what the model is told.
 type FileNetwork struct {
 	Mode    policy.NetworkMode `toml:"mode" json:"mode"` // omitted: deny
 	Domains []string           `toml:"domains" json:"domains"`
+	Allow   []string           `toml:"allow" json:"allow"`
+	Deny    []string           `toml:"deny" json:"deny"`
+	Reasons map[string]string  `toml:"reasons" json:"reasons"`
+}
+
+// Policy is the table as a policy.Network.
+func (n FileNetwork) Policy() policy.Network {
+	return policy.Network{Mode: n.Mode, Domains: append(append([]string(nil), n.Domains...), n.Allow...), Deny: n.Deny, Reasons: n.Reasons}
 }
 
 // FileEntry is one [[entry]]. Path is absolute, "~/…" (the home

@@ -22,7 +22,7 @@ func (f *File) Defaults(root string) (policy.Defaults, error) {
 		Mode:               policy.ReadOnly,
 		Root:               root,
 		Baseline:           policy.Read,
-		Network:            policy.Network{Mode: f.Network.Mode, Domains: f.Network.Domains},
+		Network:            f.Network.Policy(),
 		ProtectGit:         f.ProtectGit,
 		ExtraProtected:     f.Protected,
 		AllowAliasedWrites: f.AllowAliasedWrites,

@@ -44,6 +44,7 @@ func (e *WideningError) Unwrap() error { return policy.ErrPolicy }
 // is refused until it is measured here too (fail closed).
 var narrowKeys = []string{
 	"mode", "baseline", "network", "network.mode", "network.domains",
+	"network.allow", "network.deny", "network.reasons",
 	"entry", "entry[]", "entry[].path", "entry[].access",
 	"protect_git", "protected", "allow_aliased_writes", "unix_sockets",
 	"limits", "limits.wall_clock", "limits.memory", "limits.processes", "limits.cpu_time", "limits.tmp_size",
@@ -51,7 +52,7 @@ var narrowKeys = []string{
 }
 
 func narrowKey(k string) bool {
-	return slices.Contains(narrowKeys, k) || strings.HasPrefix(k, "exec.") || strings.HasPrefix(k, "env.set.")
+	return slices.Contains(narrowKeys, k) || strings.HasPrefix(k, "exec.") || strings.HasPrefix(k, "env.set.") || strings.HasPrefix(k, "network.reasons.")
 }
 
 // Narrow applies an untrusted file (a workspace's own .ringfence.toml) to
@@ -130,7 +131,7 @@ func (f *File) request(base policy.Defaults) (policy.Request, []string) {
 		check(policy.Request{Mode: f.Mode}, fmt.Sprintf("mode %s (yours: %s)", f.Mode, base.Mode))
 	}
 	if f.Sets("network") {
-		n := policy.Network{Mode: f.Network.Mode, Domains: f.Network.Domains}
+		n := f.Network.Policy()
 		req.Network = &n
 		check(policy.Request{Network: &n}, fmt.Sprintf("network %s (yours: %s)", networkText(n), networkText(base.Network)))
 	}

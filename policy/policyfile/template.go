@@ -38,9 +38,14 @@ allow_aliased_writes = false
 unix_sockets = []
 
 [network]
-# "deny", "loopback", "domains" (with domains = [...]) or "allow-all".
+# "deny", "loopback", "domains" (with allow = [...]) or "allow-all".
 mode = "deny"
-# domains = ["proxy.golang.org", "*.githubusercontent.com"]
+# Under "domains": host, host:port, *.suffix (subdomains, not the apex),
+# [IPv6], IP/CIDR, "*" (allow only) and presets (@go, @npm, @pypi, …).
+# Deny always wins; reasons are what the model is told.
+# allow = ["@go", "*.github.com"]
+# deny = ["pastebin.com"]
+# reasons = { "pastebin.com" = "exfiltration risk" }
 
 # Carve-outs. path: absolute, "~/…" or relative to the workspace root.
 # access: "deny", "read" or "write". The deepest entry containing a path

@@ -20,6 +20,11 @@ import (
 // are pipes read by a goroutine that writes ringfence status records to
 // Cmd.Status.
 func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
+	if req.Policy != nil && req.Policy.Confining() && req.Policy.Network.Mode == policy.NetDomains {
+		// Fail closed and say so: without the in-namespace listeners and
+		// the proxy, domains would silently become "no network at all".
+		return nil, unavailable("--network domains needs the policy proxy, which only the linux backend runs so far")
+	}
 	if err := p.Available(); err != nil {
 		return nil, err
 	}

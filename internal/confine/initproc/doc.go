@@ -42,7 +42,14 @@
 //     steer a mount onto the host. Missing mountpoints are created only
 //     inside tmpfs mounts the init made: nothing is ever created on the
 //     host.
-//  3. Sets the host name, brings "lo" up (loopback mode).
+//  3. Sets the host name, refuses AF_VSOCK on its main thread
+//     (Spec.DenyVsock: vsock is not namespaced), brings "lo" up (loopback
+//     mode). Under the
+//     domains network (Spec.Proxy) it also adds local default routes on
+//     lo and binds the
+//     in-namespace listeners — HTTP proxy, SOCKS5, capture, DNS stub —
+//     served by its other threads, which hand each accepted connection to
+//     the supervisor on HandoffFD (netproxy.Send).
 //  4. Landlock at the best ABI the kernel offers: on its main thread
 //     before ABI 8, on every thread as one domain (TSYNC) from ABI 8.
 //  5. Drops privileges: locked securebits (NOROOT, NO_SETUID_FIXUP,

@@ -119,6 +119,16 @@ func confineSelf(spec *Spec) (*os.File, error) {
 			return nil, stage("uts", err)
 		}
 	}
+	if spec.DenyVsock {
+		if err := denyVsock(); err != nil {
+			return nil, stage("network", err)
+		}
+	}
+	if spec.Proxy != nil {
+		if err := startProxy(spec.Proxy); err != nil {
+			return nil, stage("network", err)
+		}
+	}
 	if spec.Loopback {
 		if err := loopbackUp(); err != nil {
 			return nil, stage("network", err)

@@ -43,6 +43,13 @@ type Spec struct {
 	// Loopback brings "lo" up in the init's network namespace.
 	Loopback bool   `json:"loopback,omitempty"`
 	Hostname string `json:"hostname,omitempty"`
+	// Proxy runs the in-namespace side of the domains network (see
+	// ProxySpec); it needs Loopback and a network namespace of its own.
+	Proxy *ProxySpec `json:"proxy,omitempty"`
+	// DenyVsock refuses AF_VSOCK sockets (seccomp, the init's main
+	// thread): vsock is not namespaced, so a network namespace does not
+	// keep the command from the hypervisor's services.
+	DenyVsock bool `json:"denyVsock,omitempty"`
 
 	Landlock Landlock `json:"landlock"`
 	Seccomp  Seccomp  `json:"seccomp"`

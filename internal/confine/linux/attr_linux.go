@@ -43,3 +43,19 @@ const (
 	capNetAdmin    = 12
 	capSysAdmin    = 21
 )
+
+// capNetBindService lets the init bind the DNS stub (53) and the capture
+// listeners below 1024 under the domains network.
+const capNetBindService = 10
+
+// withBindService adds CAP_NET_BIND_SERVICE to the init's ambient set
+// (dropped with the rest before the command runs).
+func withBindService(a *syscall.SysProcAttr) {
+	a.AmbientCaps = append(a.AmbientCaps, capNetBindService)
+}
+
+// handoffPair is the socket pair over which the init hands connections
+// to the supervisor: SEQPACKET (one message per connection), close-on-exec.
+func handoffPair() ([2]int, error) {
+	return syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+}

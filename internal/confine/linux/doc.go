@@ -30,6 +30,26 @@
 //     (a read-only mount does not stop connect); sockets in the writable
 //     roots, the private /tmp, and those the policy names still connect.
 //
+//   - Network under domains: the namespace has only lo, with local
+//     default routes (0.0.0.0/0, ::/0), so every destination is the
+//     namespace's own: a connect lands on the init's capture listeners
+//     (netproxy.CapturePorts) or is refused at once, UDP goes nowhere
+//     (QUIC fails fast with ECONNREFUSED and falls back to TCP), and the
+//     DNS stub (127.0.0.1:53, resolv.conf bound over /etc/resolv.conf)
+//     answers A with stable fake addresses and refuses everything else.
+//     Each accepted connection is handed to the supervisor over a
+//     SEQPACKET socket pair (descriptor 5 of the init, close-on-exec: the
+//     command never holds it; /proc/1 is not readable), where the
+//     netproxy.Proxy decides it by name and relays it. Raw and packet
+//     sockets need capabilities the command lacks.
+//
+//   - AF_VSOCK, under every mode but allow-all: vsock is not namespaced,
+//     so a namespace with no interface would still reach the hypervisor
+//     (host CID 2); the init refuses the family with a seccomp filter
+//     (Spec.DenyVsock).
+//     The init gets CAP_NET_BIND_SERVICE for the stub and the capture
+//     ports, dropped with the rest before the command runs.
+//
 //   - Host processes: invisible (pid namespace); ptrace refused by seccomp.
 //
 //   - Kernel and host state: no capabilities in any namespace, seccomp

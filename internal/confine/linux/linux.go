@@ -93,8 +93,6 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		return nil, fmt.Errorf("%w: a command and a policy are required", policy.ErrPolicy)
 	case !pol.Confining():
 		return nil, confine.ErrNotConfining
-	case pol.Network.Mode == policy.NetDomains:
-		return nil, unavailable("per-domain network access needs a proxy this backend does not run")
 	}
 	if err := p.Available(); err != nil {
 		return nil, err
@@ -132,9 +130,27 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
 	}
-	cmd, err := initproc.NewCmd(spec, sysProcAttr(plan.NewNet))
+	spec.DenyVsock = plan.NewNet // vsock is not namespaced
+	var dom *domainsSetup
+	var err error
+	if isDomains(pol) {
+		if dom, err = prepareDomains(req, spec); err != nil {
+			return nil, err
+		}
+	}
+	attr := sysProcAttr(plan.NewNet)
+	if dom != nil {
+		withBindService(attr)
+	}
+	cmd, err := initproc.NewCmd(spec, attr)
 	if err != nil {
+		if dom != nil {
+			dom.close()
+		}
 		return nil, err
+	}
+	if dom != nil {
+		dom.attach(cmd)
 	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, exists)

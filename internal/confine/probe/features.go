@@ -9,6 +9,7 @@ const (
 	FeatDeniedReads     = "denied-reads"
 	FeatNetworkDeny     = "network-deny"
 	FeatNetworkLoopback = "network-loopback"
+	FeatNetworkDomains  = "network-domains"
 	FeatHostUnix        = "host-unix-sockets"
 	FeatProcesses       = "process-isolation"
 	FeatSignals         = "signal-isolation"
@@ -18,7 +19,7 @@ const (
 
 // featureOrder is every feature, as printed.
 var featureOrder = []string{FeatFileWrite, FeatProtected, FeatDeniedReads, FeatNetworkDeny,
-	FeatNetworkLoopback, FeatHostUnix, FeatProcesses, FeatSignals, FeatLimits, FeatTreeKill}
+	FeatNetworkLoopback, FeatNetworkDomains, FeatHostUnix, FeatProcesses, FeatSignals, FeatLimits, FeatTreeKill}
 
 // Features says, for backend ("linux", "landlock", "bwrap", or "none") on
 // the host r describes, how completely each policy feature is enforced.
@@ -76,6 +77,7 @@ func linuxFeatures(r Report) map[string]Feature {
 		FeatDeniedReads:     full("denied paths masked in the mount view; fresh /proc"),
 		FeatNetworkDeny:     full("new network namespace, loopback down"),
 		FeatNetworkLoopback: full("new network namespace with its own loopback up"),
+		FeatNetworkDomains:  full("only lo, every destination routed to it; HTTP, SOCKS5, capture and DNS stub in the namespace, one policy proxy outside deciding each connection by name"),
 		FeatProcesses:       full("new pid namespace and fresh /proc"),
 		FeatSignals:         full("new pid namespace: host processes cannot be named"),
 		FeatLimits:          limits(r),
@@ -93,6 +95,7 @@ func bwrapFeatures(r Report) map[string]Feature {
 		FeatDeniedReads:     full("denied paths masked (tmpfs or /dev/null); fresh /proc"),
 		FeatNetworkDeny:     partial("new network namespace, but bwrap brings loopback up: only the sandbox's own loopback is reachable"),
 		FeatNetworkLoopback: full("new network namespace with its own loopback"),
+		FeatNetworkDomains:  none("refused: the policy proxy runs only with the linux backend so far"),
 		FeatHostUnix:        hostUnix(r, "the exec shim supervises each connect (seccomp user notification) inside the sandbox"),
 		FeatProcesses:       full("new pid namespace and fresh /proc"),
 		FeatSignals:         full("new pid namespace: host processes cannot be named"),
@@ -108,6 +111,7 @@ func landlockFeatures(r Report) map[string]Feature {
 		FeatProtected:       landlockProtected(r),
 		FeatDeniedReads:     partial("Landlock read rules granted around denied paths; no mount namespace, so host /proc is visible"),
 		FeatNetworkLoopback: none("Landlock network rules are by port, not address: loopback cannot be told apart"),
+		FeatNetworkDomains:  none("refused: without a network namespace there is nothing to capture connections with"),
 		FeatProcesses:       none("no pid namespace: host processes are visible"),
 		FeatLimits:          limits(r),
 	}
