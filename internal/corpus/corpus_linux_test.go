@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -64,7 +63,9 @@ func newUser(t *testing.T) *user {
 		[]byte("[user]\n\tname = Corpus\n\temail = corpus@example.invalid\n[init]\n\tdefaultBranch = main\n"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
 	must(t, os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("secret key\n"), 0o600))
-	goBin := filepath.Join(runtime.GOROOT(), "bin")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	must(t, err)
+	goBin := filepath.Join(strings.TrimSpace(string(goroot)), "bin")
 	return &user{home: home, env: []string{
 		"HOME=" + home, "USER=corpus", "LANG=C.UTF-8",
 		"PATH=" + goBin + ":/usr/local/bin:/usr/bin:/bin",
@@ -111,7 +112,6 @@ func TestCorpusZeroFlags(t *testing.T) {
 	for _, p := range projects(t) {
 		t.Run(p.name, func(t *testing.T) {
 			u := newUser(t)
-			before := snapshot(t, u.home)
 			bare, confined := t.TempDir(), t.TempDir()
 			p.setup(t, bare)
 			p.setup(t, confined)
@@ -121,7 +121,7 @@ func TestCorpusZeroFlags(t *testing.T) {
 			}
 			// The control may change the home (caches): measure the
 			// confined run against a fresh snapshot of it.
-			before = snapshot(t, u.home)
+			before := snapshot(t, u.home)
 			ccode, cout := u.run(t, confined, p.script, true)
 			if ccode != bcode || !strings.Contains(cout, p.want) {
 				t.Errorf("confined: exit %d (unconfined %d), want %q in the output:\n%s", ccode, bcode, p.want, cout)
