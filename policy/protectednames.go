@@ -249,6 +249,19 @@ func matchGitDir(below []string) NameMatch {
 	return NameMatch{}
 }
 
+// UnderNodeModules reports whether what lies beneath rel (a clean path
+// relative to a writable root) is exempt from names because of a
+// node_modules component: rel has one anywhere, the last included.
+// Symlink content counts too ("../node_modules/x"), '/'-separated.
+func UnderNodeModules(rel string) bool {
+	for _, c := range strings.Split(rel, "/") {
+		if c == "node_modules" {
+			return true
+		}
+	}
+	return false
+}
+
 func containsName(names []string, c string) bool {
 	for _, n := range names {
 		if n == c {

@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/policy"
 )
 
 // errRefused is what a creation at a protected path fails with: EROFS,
@@ -216,6 +218,13 @@ func (s *supervisor) symlink(t *target, targetAddr uint64, dirfd int32, addr uin
 	defer l.close()
 	if !s.mayCreate(l, true) || !s.named(l, actTree) {
 		return errRefused
+	}
+	// A link into a node_modules tree from outside one would show what
+	// is there (made unjudged) under a path where names are held.
+	if s.rules.Names != nil && !l.dot && policy.UnderNodeModules(content) {
+		if np := s.npath(l); s.underRoot(np) && !s.rules.Names.exempt(np) {
+			return errRefused
+		}
 	}
 	return s.perform(func() error { return unix.Symlinkat(content, l.dir, l.name) })
 }

@@ -70,6 +70,22 @@ func (g *NameGuard) match(path string) policy.NameMatch {
 	return best
 }
 
+// exempt reports whether what lies beneath path is left alone by name
+// (policy.UnderNodeModules) under some root. A tree made there may not be
+// carried out of it whole — by a rename, an exchange or a symlink
+// pointing in — or the names it holds would land where they are held.
+func (g *NameGuard) exempt(path string) bool {
+	if g == nil {
+		return false
+	}
+	for _, root := range g.Roots {
+		if policy.Contains(root, path) && policy.UnderNodeModules(strings.TrimPrefix(strings.TrimPrefix(policy.Clean(path), policy.Clean(root)), "/")) {
+			return true
+		}
+	}
+	return false
+}
+
 // decide answers what a at path may do.
 func (g *NameGuard) decide(path string, a act) verdict {
 	if g == nil || a == actMkdir {
