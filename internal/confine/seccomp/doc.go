@@ -383,7 +383,15 @@
 //     modules/ or worktrees/ tree (it would bring unchecked hooks and
 //     config). If a directory was swapped in after the check, the
 //     destination no longer holds the pinned inode: it is moved back and
-//     the call refused. Protected names cannot be renamed away.
+//     the call refused. Protected names cannot be renamed away;
+//   - names are not held under node_modules (packages ship .vscode/,
+//     .husky/, hook-named scripts), so what is made there was never
+//     judged: a directory or symlink may move within node_modules trees
+//     but not out of them (mv node_modules deep would land deep/.envrc),
+//     an exchange may not cross that border, and a symlink whose content
+//     names a node_modules component is refused outside one. Left open: a
+//     symlink through a dynamic magic link (/proc/self/cwd) that a host
+//     tool resolves while its cwd is in node_modules.
 //
 // Git must still work from nothing (init, commit, branch, stash, rebase,
 // worktree add, remote add, config user.*). So: an empty directory may be
