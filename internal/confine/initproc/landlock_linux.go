@@ -3,6 +3,7 @@ package initproc
 import (
 	"errors"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 
@@ -75,7 +76,7 @@ func landlockRules(spec *Landlock) ([]landlock.Rule, error) {
 	for _, f := range files {
 		rules = append(rules, landlock.ROFiles(f))
 	}
-	grants, err := ExpandCarved(dirs, spec.ReadCarved, listDir)
+	grants, err := ExpandCarved(dirs, withTargets(spec.ReadCarved), listDir)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func landlockRules(spec *Landlock) ([]landlock.Rule, error) {
 	for _, f := range files {
 		rules = append(rules, landlock.RWFiles(f).WithIoctlDev())
 	}
-	if grants, err = ExpandCarved(dirs, spec.Carved, listDir); err != nil {
+	if grants, err = ExpandCarved(dirs, withTargets(spec.Carved), listDir); err != nil {
 		return nil, err
 	}
 	for _, g := range grants {
@@ -134,6 +135,21 @@ func kind(p string) (dir, ok bool) {
 		return false, false
 	}
 	return fi.IsDir(), true
+}
+
+// withTargets adds to carved the real path of each carve-out that goes
+// through a symlink (~/.kube -> dotfiles/kube, as stow links them).
+// Landlock rules hold inodes, not names: carving the link's name alone
+// leaves its target granted with the directory around it. A mount (the
+// other backends) follows the link and hides the target by any name.
+func withTargets(carved []string) []string {
+	out := carved
+	for _, c := range carved {
+		if real, err := filepath.EvalSymlinks(c); err == nil && real != c {
+			out = append(out[:len(out):len(out)], real)
+		}
+	}
+	return out
 }
 
 func listDir(dir string) ([]Entry, error) {

@@ -62,6 +62,8 @@ var Attacks = []Attack{
 	{Name: "read-denied-proc-root", Script: `grep -q s3cret "/proc/self/root$DENY/secret"`},
 	{Name: "read-denied-proc-cwd", Script: `cd "$DENY" && grep -q s3cret /proc/self/cwd/secret`},
 	{Name: "read-denied-symlink", Script: `ln -s "$DENY/secret" "$ROOT/work/ls" && grep -q s3cret "$ROOT/work/ls"`},
+	{Name: "read-denied-link-target", Script: `grep -q s3cret "$LINKED/secret"`},
+	{Name: "read-denied-through-link", Script: `grep -q s3cret "$DENYLINK/secret"`},
 	{Name: "read-denied-hardlink", Script: `ln "$DENY/secret" "$ROOT/work/hs" && grep -q s3cret "$ROOT/work/hs"`},
 	{Name: "tcp-to-host", Nets: []policy.NetworkMode{policy.NetDeny, policy.NetLoopback},
 		Script: py + `"import socket,os; socket.create_connection(('127.0.0.1', int(os.environ['TCP'])), 2)"`},

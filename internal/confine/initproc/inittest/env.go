@@ -25,8 +25,12 @@ import (
 // secret, and listeners and a process on the host.
 type Env struct {
 	Root, Outside, Denied, DeniedFile string
-	TCPPort, UDPPort                  int
-	UnixSock, Abstract                string
+	// DeniedLink is a denied path that is a symlink to Linked (a
+	// credential directory kept in dotfiles and linked into home, as
+	// stow does): the secret must not be readable by either name.
+	DeniedLink, Linked string
+	TCPPort, UDPPort   int
+	UnixSock, Abstract string
 	// DgramSock is a host datagram socket outside the roots (journald's,
 	// /dev/log); HostBound a stream socket inside the workspace that a
 	// host process (an IDE, a language server) listens on.
@@ -56,15 +60,17 @@ func NewEnv(t *testing.T) *Env {
 	base, err := os.MkdirTemp("/var/tmp", "ringfence-attack-")
 	must(t, err)
 	t.Cleanup(func() { os.RemoveAll(base) })
-	e := &Env{Root: base + "/root", Outside: base + "/out", Denied: base + "/denied", DeniedFile: base + "/denied-file"}
-	for _, d := range []string{e.Root + "/.git/hooks", e.Root + "/work", e.Outside, e.Denied} {
+	e := &Env{Root: base + "/root", Outside: base + "/out", Denied: base + "/denied", DeniedFile: base + "/denied-file",
+		DeniedLink: base + "/denied-link", Linked: base + "/dotfiles/kube"}
+	for _, d := range []string{e.Root + "/.git/hooks", e.Root + "/work", e.Outside, e.Denied, e.Linked} {
 		must(t, os.MkdirAll(d, 0o755))
 	}
 	files := map[string]string{
 		e.Root + "/.git/config": "[core]\n", e.Root + "/.git/hooks/pre-push.sample": "#!/bin/sh\n",
 		e.Root + "/file": "data\n", e.Root + "/work/file": "data\n", e.Outside + "/victim": "victim\n",
-		e.Denied + "/secret": Secret + "\n", e.DeniedFile: Secret + "\n",
+		e.Denied + "/secret": Secret + "\n", e.DeniedFile: Secret + "\n", e.Linked + "/secret": Secret + "\n",
 	}
+	must(t, os.Symlink("dotfiles/kube", e.DeniedLink))
 	for p, c := range files {
 		must(t, os.WriteFile(p, []byte(c), 0o644))
 	}
@@ -148,7 +154,7 @@ func acceptAll(l net.Listener) {
 func (e *Env) Vars() []string {
 	return []string{
 		"PATH=/usr/local/bin:/usr/bin:/bin", "ROOT=" + e.Root, "OUT=" + e.Outside,
-		"DENY=" + e.Denied, "DENYFILE=" + e.DeniedFile,
+		"DENY=" + e.Denied, "DENYFILE=" + e.DeniedFile, "DENYLINK=" + e.DeniedLink, "LINKED=" + e.Linked,
 		"TCP=" + strconv.Itoa(e.TCPPort), "UDP=" + strconv.Itoa(e.UDPPort),
 		"USOCK=" + e.UnixSock, "ASOCK=" + e.Abstract, "DSOCK=" + e.DgramSock, "HSOCK=" + e.HostBound,
 		"SLEEPER=" + strconv.Itoa(e.Sleeper.Process.Pid), "MARK=" + e.Mark,
@@ -163,7 +169,8 @@ func (e *Env) Policy(net policy.NetworkMode) *policy.Policy {
 	p.Layers = append(p.Layers,
 		policy.Layer{Path: e.Root, Access: policy.Write, Origin: policy.FromMode},
 		policy.Layer{Path: e.Denied, Access: policy.Deny, Origin: policy.FromDeployment},
-		policy.Layer{Path: e.DeniedFile, Access: policy.Deny, Origin: policy.FromDeployment})
+		policy.Layer{Path: e.DeniedFile, Access: policy.Deny, Origin: policy.FromDeployment},
+		policy.Layer{Path: e.DeniedLink, Access: policy.Deny, Origin: policy.FromDeployment})
 	for _, rel := range Protected {
 		p.Layers = append(p.Layers, policy.Layer{Path: e.Root + "/" + rel, Access: policy.Read, Origin: policy.FromProtected})
 	}
