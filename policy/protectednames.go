@@ -107,6 +107,11 @@ const (
 	// unchecked content along: a symlink or a renamed directory anywhere
 	// in it, a file at the .git itself.
 	NameGitDir
+	// NameGitHead: a file named HEAD outside a .git tree. With objects/
+	// and refs/ beside it, git takes its directory for a bare repository
+	// (discovery checks each directory it walks up through) and reads the
+	// config there — core.pager, aliases — which no name rule holds.
+	NameGitHead
 )
 
 func (k NameKind) String() string {
@@ -123,6 +128,8 @@ func (k NameKind) String() string {
 		return "git commondir"
 	case NameGitDir:
 		return "git directory"
+	case NameGitHead:
+		return "git HEAD (bare repository)"
 	}
 	return "not protected"
 }
@@ -204,6 +211,9 @@ func MatchProtectedName(rel string, extra []string) NameMatch {
 		// below), and refs named "update" or "pre-commit" are ordinary.
 		if last && !inGit && hookNames[c] {
 			return NameMatch{Kind: NameHook, Name: c, Self: true}
+		}
+		if last && !inGit && c == "HEAD" {
+			return NameMatch{Kind: NameGitHead, Name: c, Self: true}
 		}
 		if c != ".git" {
 			continue

@@ -32,6 +32,11 @@ func TestMatchProtectedName(t *testing.T) {
 		{"tools/hooks/pre-commit", NameHook, "pre-commit", true},
 		{"x/fsmonitor-watchman", NameHook, "fsmonitor-watchman", true},
 		{"scripts/post-checkout", NameHook, "post-checkout", true},
+		{"src/HEAD", NameGitHead, "HEAD", true}, // a bare repository's marker
+		{"HEAD", NameGitHead, "HEAD", true},
+		{".git/HEAD", NameNone, "", false},
+		{".git/modules/x/HEAD", NameGitDir, "modules", false},
+		{"docs/HEAD.md", NameNone, "", false},
 		{"pre-commit.sh", NameNone, "", false},
 		{"bin/update", NameNone, "", false}, // server-side hook names are ordinary outside .git/hooks
 		{"scripts/post-receive", NameNone, "", false},

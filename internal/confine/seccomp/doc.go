@@ -391,7 +391,13 @@
 //     an exchange may not cross that border, and a symlink whose content
 //     names a node_modules component is refused outside one. Left open: a
 //     symlink through a dynamic magic link (/proc/self/cwd) that a host
-//     tool resolves while its cwd is in node_modules.
+//     tool resolves while its cwd is in node_modules;
+//   - a file named HEAD is refused outside a .git tree, and a directory
+//     may not move out of a .git's modules/ or worktrees/ tree: with
+//     objects/ and refs/ beside it, a HEAD makes its directory a bare
+//     repository to git's discovery (any git run in src/ would read
+//     src/config: core.pager, aliases). `git init --bare` in a writable
+//     root therefore fails; make bare repositories under $TMPDIR.
 //
 // Git must still work from nothing (init, commit, branch, stash, rebase,
 // worktree add, remote add, config user.*). So: an empty directory may be

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/policy"
 )
 
 // writeFlags are the open flags that write to what is already there.
@@ -208,6 +210,12 @@ func (s *supervisor) renameNamed(ol, nl *loc, flags uint64) unix.Errno {
 		// A tree made under node_modules holds names the guard never
 		// judged: it may move within such trees, never out of them.
 		if (!file && g.exempt(op) && !g.exempt(np)) || (exchange && g.exempt(op) != g.exempt(np)) {
+			return errRefused
+		}
+		// A git directory kept in a modules/ or worktrees/ tree holds a
+		// HEAD: moved out, it is a bare repository whose config no name
+		// rule holds any more.
+		if !file && g.match(op).Kind == policy.NameGitDir && g.match(np).Kind != policy.NameGitDir {
 			return errRefused
 		}
 		if exchange && (g.decide(op, actTree) != vAllow || g.decide(np, actSource) != vAllow) {
