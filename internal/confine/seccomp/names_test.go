@@ -137,7 +137,14 @@ func FuzzGuardWriteFilter(f *testing.F) {
 			}
 		}
 		const mask = oCreat | oWronly | oRdwr | oTrunc
+		// A set-id creation mode is refused before the guard, with or
+		// without GuardWrite (meta.go).
+		setid := func(flags, mode uint64) bool {
+			return uint32(flags)&(oCreat|oTmpfileBit) != 0 && uint32(mode)&(sISUID|sISGID) != 0
+		}
 		switch {
+		case name == "open" && setid(d.args[1], d.args[2]), name == "openat" && setid(d.args[2], d.args[3]):
+			expect(t, name+" with a set-id mode", got, ActionEPERM)
 		case name == "open" && uint32(a1)&mask != 0, name == "openat" && uint32(a2)&mask != 0, name == "truncate":
 			expect(t, name, got, ActionNotify)
 		default:
