@@ -42,5 +42,17 @@ func newOverlay(op Op) (int, error) {
 	if err := unix.FsconfigCreate(fsfd); err != nil {
 		return -1, fmt.Errorf("overlay create: %w", err)
 	}
-	return unix.Fsmount(fsfd, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+	mfd, err := unix.Fsmount(fsfd, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+	if err != nil {
+		return -1, err
+	}
+	// Where overlayfs cannot make its work directory it mounts read-only
+	// and only logs why: the command would then see every write to home
+	// refused. Say so instead.
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(mfd, &st); err != nil || st.Flags&unix.ST_RDONLY != 0 {
+		unix.Close(mfd)
+		return -1, fmt.Errorf("overlay over %s came up read-only (its work directory %s could not be made)", op.Source, op.Work)
+	}
+	return mfd, nil
 }

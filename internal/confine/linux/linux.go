@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/homestate"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -100,6 +101,13 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	vo := ViewOptions{MountPath: req.MountPath, Home: req.Home,
 		ScratchBytes: confine.ScratchSize(pol.Limits.ScratchBytes, confine.HostRAM())}
 	env, homeReason := req.Env, ""
+	removeWork := func() {}
+	confined := false
+	defer func() {
+		if !confined {
+			removeWork()
+		}
+	}()
 	if req.Home != nil {
 		why := p.opts.NoHomeOverlay
 		if why == "" {
@@ -108,7 +116,18 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		if why == "" {
 			why = homeSubmounts(req.Home.Dir)
 		}
-		if why != "" {
+		if why == "" {
+			// Each run gets its own overlay work directory (see
+			// homestate.NewRunWork); it is removed once the run is reaped.
+			work, remove, err := homestate.NewRunWork(req.Home.Work)
+			if err != nil {
+				return nil, err
+			}
+			removeWork = remove
+			h := *req.Home
+			h.Work = work
+			vo.Home = &h
+		} else {
 			vo.HomeCacheAt = HomeCacheView
 			var set []string
 			env, set = confine.CacheEnv(req.Env, HomeCacheView)
@@ -159,6 +178,14 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	cmd.Dialect = Dialect
 	cmd.TreeKill = confine.KillPidNamespace
+	cleanup := cmd.Cleanup
+	cmd.Cleanup = func() {
+		if cleanup != nil {
+			cleanup()
+		}
+		removeWork()
+	}
+	confined = true
 	return cmd, nil
 }
 

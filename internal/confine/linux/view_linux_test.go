@@ -358,8 +358,10 @@ func TestHomeCacheFallback(t *testing.T) {
 	}
 }
 
-// Runs of one workspace at the same time share its layer: both start, and
-// each sees its own writes.
+// Runs of one workspace at the same time share its layer: all start, and
+// each sees its own writes. (With one work directory shared, overlayfs
+// remade it under a racing mount, which then came up read-only: a run saw
+// EROFS on home.) Each run's work directory is gone once it is reaped.
 func TestHomeOverlayConcurrent(t *testing.T) {
 	e := inittest.NewEnv(t)
 	h := newFakeHome(t, filepath.Dir(e.Root))
@@ -367,8 +369,9 @@ func TestHomeOverlayConcurrent(t *testing.T) {
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + h.dir}
 	prov := New(Options{})
 	testenv.Need(t, "linux backend", prov.Available())
-	errs := make(chan string, 3)
-	for i := range 3 {
+	const runs = 6
+	errs := make(chan string, runs)
+	for i := range runs {
 		c, err := prov.Confine(confine.Request{Argv: sh(`sleep 0.3; echo ` + strconv.Itoa(i) + ` > ~/c` + strconv.Itoa(i) +
 			`; grep -qx ` + strconv.Itoa(i) + ` ~/c` + strconv.Itoa(i)), Dir: e.Root, Env: env, Policy: h.policy(e), Home: home})
 		if err != nil {
@@ -386,10 +389,17 @@ func TestHomeOverlayConcurrent(t *testing.T) {
 			}
 		}()
 	}
-	for range 3 {
+	for range runs {
 		if msg := <-errs; msg != "" {
 			t.Error(msg)
 		}
+	}
+	left, err := os.ReadDir(home.Work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range left {
+		t.Errorf("a run's work directory was left behind: %s", d.Name())
 	}
 }
 
