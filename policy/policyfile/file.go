@@ -19,7 +19,7 @@ import (
 // File is a policy file: the deployment's defaults written down. TOML and
 // JSON use the same keys (see InitTemplate for every one, commented):
 //
-//	mode, baseline, protect_git, protected, allow_aliased_writes,
+//	mode, baseline, protect_git, protected, protected_names, allow_aliased_writes,
 //	unix_sockets, [network] mode/domains, [[entry]] path/access,
 //	[limits] wall_clock/memory/processes/cpu_time, [exec] (execpolicy.Config)
 //
@@ -27,17 +27,20 @@ import (
 // The [exec] table is execpolicy.Config, decoded with its own tags for each
 // format.
 type File struct {
-	Mode               *policy.Mode         `toml:"mode" json:"mode"`         // omitted: read-only
-	Baseline           *policy.Access       `toml:"baseline" json:"baseline"` // omitted: read
-	Network            FileNetwork          `toml:"network" json:"network"`
-	Entries            []FileEntry          `toml:"entry" json:"entry"`
-	ProtectGit         policy.GitProtection `toml:"protect_git" json:"protect_git"`
-	Protected          []string             `toml:"protected" json:"protected"`
-	AllowAliasedWrites bool                 `toml:"allow_aliased_writes" json:"allow_aliased_writes"`
-	UnixSockets        []string             `toml:"unix_sockets" json:"unix_sockets"`
-	Limits             FileLimits           `toml:"limits" json:"limits"`
-	Exec               execpolicy.Config    `toml:"exec" json:"exec"`
-	Env                FileEnv              `toml:"env" json:"env"`
+	Mode       *policy.Mode         `toml:"mode" json:"mode"`         // omitted: read-only
+	Baseline   *policy.Access       `toml:"baseline" json:"baseline"` // omitted: read
+	Network    FileNetwork          `toml:"network" json:"network"`
+	Entries    []FileEntry          `toml:"entry" json:"entry"`
+	ProtectGit policy.GitProtection `toml:"protect_git" json:"protect_git"`
+	Protected  []string             `toml:"protected" json:"protected"`
+	// ProtectedNames are more names held at any depth under a writable
+	// root, like .git's hooks or .vscode (policy.Defaults.ExtraProtectedNames).
+	ProtectedNames     []string          `toml:"protected_names" json:"protected_names"`
+	AllowAliasedWrites bool              `toml:"allow_aliased_writes" json:"allow_aliased_writes"`
+	UnixSockets        []string          `toml:"unix_sockets" json:"unix_sockets"`
+	Limits             FileLimits        `toml:"limits" json:"limits"`
+	Exec               execpolicy.Config `toml:"exec" json:"exec"`
+	Env                FileEnv           `toml:"env" json:"env"`
 	// HomeLayer is the [home] table: how commands see the user's home.
 	HomeLayer FileHome `toml:"home" json:"home"`
 

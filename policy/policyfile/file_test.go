@@ -17,6 +17,7 @@ const sampleTOML = `mode = "workspace-write"
 baseline = "deny"
 protect_git = "read-only"
 protected = [".env", "secrets"]
+protected_names = [".tasks"]
 allow_aliased_writes = true
 unix_sockets = ["/run/user/1000/bus"]
 
@@ -57,6 +58,7 @@ const sampleJSON = `{
   "baseline": "deny",
   "protect_git": "read-only",
   "protected": [".env", "secrets"],
+  "protected_names": [".tasks"],
   "allow_aliased_writes": true,
   "unix_sockets": ["/run/user/1000/bus"],
   "network": {"mode": "domains", "domains": ["proxy.golang.org", "*.github.com"]},
@@ -96,7 +98,8 @@ func TestTOMLAndJSONShareTheSchema(t *testing.T) {
 		Network:    policy.Network{Mode: policy.NetDomains, Domains: []string{"proxy.golang.org", "*.github.com"}},
 		Limits:     policy.Limits{WallClock: 90 * time.Second, MemoryBytes: 512 << 20, Processes: 64, CPUTime: time.Minute},
 		ProtectGit: policy.GitReadOnly, ExtraProtected: []string{".env", "secrets"},
-		AllowAliasedWrites: true, UnixSockets: []string{"/run/user/1000/bus"},
+		ExtraProtectedNames: []string{".tasks"},
+		AllowAliasedWrites:  true, UnixSockets: []string{"/run/user/1000/bus"},
 	}
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Fatalf("defaults (-want +got):\n%s", diff)
@@ -197,6 +200,7 @@ func TestDefaultsRefusesUnusableFiles(t *testing.T) {
 		"domains mode, none":      "[network]\nmode = \"domains\"\n",
 		"write baseline":          "baseline = \"write\"\n",
 		"absolute protected":      "protected = [\"/etc\"]\n",
+		"protected name, a path":  "protected_names = [\"a/b\"]\n",
 		"relative unix socket":    "unix_sockets = [\"~x\"]\n",
 		"negative memory is text": "[limits]\nmemory = \"-1\"\n",
 	} {

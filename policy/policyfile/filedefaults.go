@@ -19,13 +19,14 @@ func (f *File) Defaults(root string) (policy.Defaults, error) {
 	}
 	root = policy.Clean(root)
 	d := policy.Defaults{
-		Mode:               policy.ReadOnly,
-		Root:               root,
-		Baseline:           policy.Read,
-		Network:            f.Network.Policy(),
-		ProtectGit:         f.ProtectGit,
-		ExtraProtected:     f.Protected,
-		AllowAliasedWrites: f.AllowAliasedWrites,
+		Mode:                policy.ReadOnly,
+		Root:                root,
+		Baseline:            policy.Read,
+		Network:             f.Network.Policy(),
+		ProtectGit:          f.ProtectGit,
+		ExtraProtected:      f.Protected,
+		ExtraProtectedNames: f.ProtectedNames,
+		AllowAliasedWrites:  f.AllowAliasedWrites,
 		Limits: policy.Limits{
 			WallClock:    time.Duration(f.Limits.WallClock),
 			MemoryBytes:  int64(f.Limits.Memory),

@@ -46,7 +46,7 @@ var narrowKeys = []string{
 	"mode", "baseline", "network", "network.mode", "network.domains",
 	"network.allow", "network.deny", "network.reasons",
 	"entry", "entry[]", "entry[].path", "entry[].access",
-	"protect_git", "protected", "allow_aliased_writes", "unix_sockets",
+	"protect_git", "protected", "protected_names", "allow_aliased_writes", "unix_sockets",
 	"limits", "limits.wall_clock", "limits.memory", "limits.processes", "limits.cpu_time", "limits.tmp_size",
 	"env", "env.pass", "env.clear", "env.set", "exec",
 }
@@ -69,6 +69,7 @@ func (f *File) Narrow(base Base) (Base, error) {
 	d.Entries = slices.Clone(d.Entries)
 	d.Restrictions = slices.Clone(d.Restrictions)
 	d.ExtraProtected = slices.Clone(d.ExtraProtected)
+	d.ExtraProtectedNames = slices.Clone(d.ExtraProtectedNames)
 	var w []string
 	keys := make([]string, 0, len(f.keys))
 	for k := range f.keys {
@@ -197,6 +198,7 @@ func (f *File) narrowFiles(d *policy.Defaults, root string) []string {
 		}
 	}
 	d.ExtraProtected = append(d.ExtraProtected, f.Protected...)
+	d.ExtraProtectedNames = append(d.ExtraProtectedNames, f.ProtectedNames...)
 	if f.Sets("allow_aliased_writes") {
 		if f.AllowAliasedWrites && !d.AllowAliasedWrites {
 			w = append(w, "allow_aliased_writes = true (yours: false)")

@@ -90,6 +90,7 @@ func TestNarrowAppliesNarrowing(t *testing.T) {
 baseline = "deny"
 protect_git = "read-only"
 protected = ["secrets"]
+protected_names = [".tasks"]
 allow_aliased_writes = false
 unix_sockets = []
 [network]
@@ -119,7 +120,8 @@ pass = ["GOPATH"]
 	}
 	d := got.Defaults
 	if d.Mode != policy.ReadOnly || d.Baseline != policy.Deny || d.ProtectGit != policy.GitReadOnly || d.Network.Mode != policy.NetDeny ||
-		d.Limits.MemoryBytes != 256<<20 || d.Limits.WallClock != time.Minute || len(d.UnixSockets) != 0 || !slices.Contains(d.ExtraProtected, "secrets") {
+		d.Limits.MemoryBytes != 256<<20 || d.Limits.WallClock != time.Minute || len(d.UnixSockets) != 0 || !slices.Contains(d.ExtraProtected, "secrets") ||
+		!slices.Contains(d.ExtraProtectedNames, ".tasks") {
 		t.Fatalf("narrowed defaults %+v", d)
 	}
 	wantR := []policy.Entry{{Path: "/usr", Access: policy.Read}, {Path: "/repo/vendor", Access: policy.Deny}}
@@ -165,7 +167,7 @@ func TestNarrowFailsClosedOnUnmeasuredKeys(t *testing.T) {
 			}
 		}
 	}
-	want := "File.mode File.baseline File.network File.entry File.protect_git File.protected File.allow_aliased_writes File.unix_sockets File.limits File.exec File.env File.home " +
+	want := "File.mode File.baseline File.network File.entry File.protect_git File.protected File.protected_names File.allow_aliased_writes File.unix_sockets File.limits File.exec File.env File.home " +
 		"FileNetwork.mode FileNetwork.domains FileEntry.path FileEntry.access FileLimits.wall_clock FileLimits.memory FileLimits.processes FileLimits.cpu_time FileLimits.tmp_size " +
 		"FileEnv.pass FileEnv.set FileEnv.clear Config.outcomes Config.rule Rule.prefix Rule.decision Rule.reason Rule.match Rule.not_match"
 	// The domains network's rules (measured in Narrow through policy.Resolve).

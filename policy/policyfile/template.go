@@ -30,6 +30,11 @@ protect_git = "default"
 # ones (.git/hooks, .git/config, shell start-up files, .vscode, .claude, …).
 protected = [".env"]
 
+# More names held at any depth under every writable root, as .git's hooks
+# and .vscode are: a file or directory with one of these names is
+# read-only wherever it is (a single name, no "/").
+protected_names = []
+
 # Allow writing a file that has another hard link (off: a hard link can
 # reach out of the workspace).
 allow_aliased_writes = false
