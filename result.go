@@ -1,6 +1,8 @@
 package ringfence
 
 import (
+	"strings"
+
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/internal/status"
@@ -23,6 +25,7 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 	decisions, blocks, dropped := netEvidence(cmd)
 	ev.Proxy, ev.ProxyAllowed = blocks, pol.Network.Domains
 	cls := outcome.ClassifyExec(ev, cmd.Dialect)
+	l.markProtected(pol, cls.Violations)
 	nc := l.narration(pol)
 	lim := outcome.ExecLimits{
 		Timeout: ro.Timeout, WallClock: pol.Limits.WallClock, MemoryBytes: pol.Limits.MemoryBytes,
@@ -132,4 +135,19 @@ func scratchFate(backend string, mode policy.Mode) string {
 		return "discarded"
 	}
 	return "read-only"
+}
+
+// markProtected says, on each violation whose path the policy holds by
+// name inside a writable root, which rule holds it: the narration then
+// names the protection instead of advising to stay within the writable
+// roots the path is already in. Paths are as the command printed them:
+// under the mount path, the host path, or relative to where it started.
+func (l *Local) markProtected(pol *policy.Policy, vs []outcome.Violation) {
+	for i, v := range vs {
+		p := v.Path
+		if m := l.cfg.MountPath; m != "" && (p == m || strings.HasPrefix(p, m+"/")) {
+			p = l.defaults.Root + p[len(m):]
+		}
+		vs[i].Protection = pol.ProtectionOf(p)
+	}
 }

@@ -54,6 +54,7 @@ func (c Context) Scrub(o Outcome) Outcome {
 	}
 	o.WriteRoots = scrubAll(s, o.WriteRoots)
 	o.Violations = scrubAll(s, o.Violations)
+	o.Protected = scrubAll(s, o.Protected)
 	return o
 }
 
@@ -66,7 +67,7 @@ func (c Context) ScrubViolations(vs []Violation) []Violation {
 	}
 	out := make([]Violation, len(vs))
 	for i, v := range vs {
-		v.Path, v.Target, v.Snippet = s.scrub(v.Path), s.scrub(v.Target), s.scrub(v.Snippet)
+		v.Path, v.Target, v.Snippet, v.Protection = s.scrub(v.Path), s.scrub(v.Target), s.scrub(v.Snippet), s.scrub(v.Protection)
 		out[i] = v
 	}
 	return out

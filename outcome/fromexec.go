@@ -44,6 +44,7 @@ func FromExec(r ExecResult, ev Evidence, lim ExecLimits, c Context) Outcome {
 		o = commandFailure(r)
 	case ExecDenied:
 		o = Outcome{Kind: SandboxViolation, ExitCode: r.ExitCode, Signal: r.Signal, Violations: shortViolations(r.Violations), Network: r.Network}
+		o.Protected, o.Unprotected = protectedPaths(r.Violations)
 	case ExecRunnerFailure:
 		o = Outcome{Kind: RunnerFailure, Reason: r.Reason, Stage: r.Stage}
 	case ExecTimedOut:
@@ -124,4 +125,24 @@ func shortViolations(vs []Violation) []string {
 		}
 	}
 	return out
+}
+
+// protectedPaths lists the violations whose path the sandbox holds by name
+// (bounded, as the model sees them) and counts the others; with none held
+// by name, nothing (the outcome reads as before).
+func protectedPaths(vs []Violation) ([]string, int) {
+	var out []string
+	others := 0
+	for _, v := range vs {
+		switch {
+		case v.Protection == "" || v.Path == "":
+			others++
+		case len(out) < maxListed:
+			out = append(out, cutUTF8(v.Path, maxQuoted)+" ("+cutUTF8(v.Protection, maxFixed)+")")
+		}
+	}
+	if len(out) == 0 {
+		return nil, 0
+	}
+	return out, others
 }

@@ -35,6 +35,12 @@ func TestFromExec(t *testing.T) {
 			{Reason: ReasonSeccomp}}}, Evidence{},
 			Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{
 				"read-only-filesystem: /workspace/x", "permission-denied: ls: Permission denied", "seccomp"}}},
+		{"denied, protected name", ExecResult{Kind: ExecDenied, ExitCode: code(1), Violations: []Violation{
+			{Reason: ReasonReadOnly, Path: "/home/alice/acme/.envrc", Protection: "protected name .envrc"},
+			{Reason: ReasonReadOnly, Path: "/etc/x"}}}, Evidence{},
+			Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{
+				"read-only-filesystem: /workspace/.envrc", "read-only-filesystem: /etc/x"},
+				Protected: []string{"/workspace/.envrc (protected name .envrc)"}, Unprotected: 1}},
 		{"runner failure", ExecResult{Kind: ExecRunnerFailure, Stage: "userns", Reason: status.SetupFailed}, Evidence{},
 			Outcome{Kind: RunnerFailure, Stage: "userns", Reason: status.SetupFailed}},
 		{"timed out", ExecResult{Kind: ExecTimedOut}, Evidence{TimedOut: true},

@@ -107,6 +107,11 @@ var narrationCases = map[Kind][]narrationCase{
 		{"exit 0", Outcome{Kind: SandboxViolation, ExitCode: code(0), Violations: []string{"permission-denied: /root/.cache"}}},
 		{"private tmp", Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{"read-only-filesystem: /etc/x"}}},
 		{"read-only mode", Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{"read-only-filesystem: /workspace/a"}}},
+		{"protected name", Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{"read-only-filesystem: /workspace/src/.envrc"},
+			Protected: []string{"/workspace/src/.envrc (protected name .envrc)"}}},
+		{"protected and outside", Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{
+			"read-only-filesystem: /workspace/.git/hooks/pre-commit", "read-only-filesystem: /etc/x"},
+			Protected: []string{"/workspace/.git/hooks/pre-commit (git hooks directory)"}, Unprotected: 1}},
 		{"seccomp", Outcome{Kind: SandboxViolation, Signal: "SIGSYS", Violations: []string{"seccomp: killed by SIGSYS"}}},
 		{"network deny", Outcome{Kind: SandboxViolation, ExitCode: code(6), Network: NetworkDeny,
 			Violations: []string{"network-denied: example.com"}}},

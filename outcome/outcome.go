@@ -53,12 +53,17 @@ type Outcome struct {
 	ExitCode   *int     `json:"exitCode,omitempty"`   // nonzero-exit, sandbox-violation, ok (commands)
 	Signal     string   `json:"signal,omitempty"`
 	Violations []string `json:"violations,omitempty"` // sandbox-violation: short evidence, bounded
-	Network    string   `json:"network,omitempty"`    // sandbox-violation: the network mode that refused a lookup or connection
-	Pattern    string   `json:"pattern,omitempty"`    // no-matches, invalid-pattern: the model's own pattern
-	Scope      string   `json:"scope,omitempty"`      // no-matches: the model path searched
-	Detail     string   `json:"detail,omitempty"`     // io-failure, invalid-pattern, invalid-arguments, unavailable, nonzero-exit (not executable): fixed text, never contents
-	Stage      string   `json:"stage,omitempty"`      // runner-failure: which setup step failed
-	Program    string   `json:"program,omitempty"`    // missing-interpreter: the interpreter name (python3, node…); not-found: the missing program, when the caller names it
+	// Protected (sandbox-violation) are the refused paths the sandbox holds
+	// by name inside a writable root, each with the rule ("src/.envrc
+	// (protected name .envrc)"); Unprotected counts the other violations.
+	Protected   []string `json:"protected,omitempty"`
+	Unprotected int      `json:"unprotected,omitempty"`
+	Network     string   `json:"network,omitempty"` // sandbox-violation: the network mode that refused a lookup or connection
+	Pattern     string   `json:"pattern,omitempty"` // no-matches, invalid-pattern: the model's own pattern
+	Scope       string   `json:"scope,omitempty"`   // no-matches: the model path searched
+	Detail      string   `json:"detail,omitempty"`  // io-failure, invalid-pattern, invalid-arguments, unavailable, nonzero-exit (not executable): fixed text, never contents
+	Stage       string   `json:"stage,omitempty"`   // runner-failure: which setup step failed
+	Program     string   `json:"program,omitempty"` // missing-interpreter: the interpreter name (python3, node…); not-found: the missing program, when the caller names it
 
 	// Blocked (sandbox-violation) are connections the domains network's
 	// proxy refused, bounded; Allowed the allowed domains, for the advice.

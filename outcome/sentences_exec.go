@@ -76,6 +76,12 @@ func narrateViolation(o Outcome, c Context) string {
 	if len(o.Violations) > 0 {
 		text += " Refused: " + strings.ReplaceAll(list(o.Violations), ", ", "; ") + "."
 	}
+	if len(o.Protected) > 0 {
+		text += " " + protectedAdvice(o)
+		if o.Unprotected == 0 {
+			return text
+		}
+	}
 	lead := " It ran confined"
 	if o.Network != "" {
 		text += " " + networkAdvice(o.Network)
@@ -216,4 +222,14 @@ func onlyNetwork(vs []string) bool {
 		}
 	}
 	return len(vs) > 0
+}
+
+// protectedAdvice names the paths refused because the sandbox holds them
+// by name (git hooks and config, shell and agent start-up files …): being
+// inside a writable root does not help, so "stay within the writable
+// roots" would send the model in circles.
+func protectedAdvice(o Outcome) string {
+	return "The sandbox holds " + strings.Join(o.Protected, ", ") + " read-only wherever it is, even inside a writable root," +
+		" because the host runs or loads such files later (a hook, a start-up or editor file): " +
+		"leave it unchanged, or ask the user to make that change themselves."
 }

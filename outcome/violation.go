@@ -13,6 +13,10 @@ type Violation struct {
 	// (reason network-denied), when the message named one.
 	Target  string `json:"target,omitempty"`
 	Snippet string `json:"snippet"`
+	// Protection, filled by the caller that holds the policy, says why
+	// Path is held read-only even inside a writable root ("protected name
+	// .envrc", "git hook name pre-commit"); "" when it is not.
+	Protection string `json:"protection,omitempty"`
 }
 
 // Violation reasons, normalised from each backend's own wording.

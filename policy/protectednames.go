@@ -298,3 +298,30 @@ func (p *Policy) ProtectedByName(path string) bool {
 	}
 	return false
 }
+
+// ProtectionOf says why path (a host path) is held read-only inside a
+// writable root by name, in words for the model ("protected name .envrc",
+// "git hook name pre-commit"), or "" when it is not. A relative path is
+// taken from p.Cwd, where the command started (what a tool's message
+// means by it).
+func (p *Policy) ProtectionOf(path string) string {
+	if path == "" {
+		return ""
+	}
+	if !strings.HasPrefix(path, "/") {
+		path = Clean(p.Cwd + "/" + path)
+	}
+	path = Clean(path)
+	for _, r := range p.WritableRoots().Roots {
+		if r == path || !Contains(r, path) {
+			continue
+		}
+		if m := p.Names.Match(strings.TrimPrefix(path, Clean(r)+"/")); m.Protected() {
+			if m.Kind == NameRowMatch || m.Kind == NameHook {
+				return m.Kind.String() + " " + m.Name
+			}
+			return m.Kind.String()
+		}
+	}
+	return ""
+}

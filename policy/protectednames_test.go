@@ -151,3 +151,25 @@ func FuzzMatchProtectedName(f *testing.F) {
 		}
 	})
 }
+
+func TestProtectionOf(t *testing.T) {
+	p, err := Resolve(Request{Cwd: "/w/src"}, Defaults{Mode: WorkspaceWrite, Root: "/w", ExtraProtectedNames: []string{".tasks"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/w/src/app/.tasks":        "protected name .tasks",
+		"app/.tasks":               "protected name .tasks", // from Cwd
+		"/w/.git/hooks/pre-commit": "git hooks directory",
+		"/w/lib/pre-commit":        "git hook name pre-commit",
+		"/w/.envrc":                "protected name .envrc",
+		"/w/src/main.go":           "",
+		"/w":                       "",
+		"/etc/.bashrc":             "", // outside every writable root: not a name refusal
+		"":                         "",
+	} {
+		if got := p.ProtectionOf(path); got != want {
+			t.Errorf("ProtectionOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
