@@ -54,6 +54,7 @@ func Prepare(state, root string) (Layer, error) {
 			return Layer{}, err
 		}
 	}
+	sweepRunWork(l.Work)
 	return l, nil
 }
 
@@ -137,19 +138,4 @@ func isCacheName(name string) bool {
 		return true
 	}
 	return false
-}
-
-// NewRunWork makes a fresh overlay work directory for one run inside the
-// layer's work directory (same filesystem as its upper directory) and
-// returns it with the function that removes it. Runs of one workspace at
-// the same time share the upper directory but never a work directory:
-// overlayfs empties and remakes <work>/work at every mount, and a second
-// mount racing the first fails to and falls back to read-only, so a
-// concurrent run saw its home refuse every write (EROFS).
-func NewRunWork(work string) (string, func(), error) {
-	dir, err := os.MkdirTemp(work, "run-")
-	if err != nil {
-		return "", nil, fmt.Errorf("state directory: %w", err)
-	}
-	return dir, func() { _ = removeAll(dir) }, nil
 }
