@@ -98,6 +98,13 @@ func readSockaddr(t *target, addr, length uint64) ([]byte, unix.Errno) {
 // its buffer, swapping a symlink or a directory — changes what is reached.
 // It also returns the checked path ("" for any other address).
 func (s *supervisor) destination(t *target, unixSock bool, raw []byte) ([]byte, string, func(), unix.Errno) {
+	if !unixSock && s.rules.InetConnect != nil {
+		dst, errno := s.inetDestination(raw) // inet_linux.go
+		if errno != 0 {
+			return nil, "", nil, errno
+		}
+		return dst, "", func() {}, 0
+	}
 	kind, path := parseSockaddr(raw)
 	if !unixSock || kind != addrPath {
 		return raw, "", func() {}, 0
