@@ -32,7 +32,15 @@ func (s *supervisor) connect(t *target, n notif) (int64, unix.Errno) {
 		return 0, errno
 	}
 	defer release()
-	if errno := s.asSelf(func() unix.Errno { return rawConnect(sock, dst) }); errno != 0 {
+	connect := func() unix.Errno { return s.asSelf(func() unix.Errno { return rawConnect(sock, dst) }) }
+	if !unixSock && s.rules.InetConnect != nil {
+		// On a thread in the command's Landlock domain: its TCP rules
+		// (the proxy's ports) hold this connect too, a second wall.
+		errno = s.onConfined(connect)
+	} else {
+		errno = connect()
+	}
+	if errno != 0 {
 		return 0, errno
 	}
 	if abstract {
