@@ -328,5 +328,5 @@ let b="";s.on("data",d=>b+=d);s.on("end",()=>console.log("OK:"+b.split("\r\n\r\n
 }
 
 func TestDomainsNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^TestDomainsProxyOnly$")
+	inittest.RerunAsNonRoot(t, "^(TestDomainsProxyOnly|TestDomainsLandlockSecondWall)$")
 }
