@@ -84,6 +84,12 @@ func deniedNetwork(cmd *confine.Cmd, pol *policy.Policy) string {
 		return outcome.NetworkDeny
 	case policy.NetLoopback:
 		return outcome.NetworkLoopback
+	case policy.NetDomains:
+		// Domains without capture (the landlock backend): a direct
+		// connection is refused, not handed to the proxy.
+		if cmd.Enforcement.Network == confine.NetPartial {
+			return outcome.NetworkProxyOnly
+		}
 	}
 	return ""
 }

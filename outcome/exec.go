@@ -71,8 +71,10 @@ type Evidence struct {
 	Usage      Usage
 	OutputSeen int64
 	// Network is the network mode that denied the command something it
-	// could otherwise reach: NetworkDeny, NetworkLoopback, or "" when the
-	// run was held to none (allow-all, domains, a backend that enforced no
+	// could otherwise reach: NetworkDeny, NetworkLoopback, NetworkProxyOnly
+	// (domains without a network namespace: every direct connection is
+	// refused), or "" when the run was held to none (allow-all, domains
+	// with capture, whose proxy reports its own refusals, a backend that enforced no
 	// network isolation). Only then is a failed lookup or connection the
 	// sandbox's refusal.
 	Network string

@@ -37,7 +37,7 @@ func FuzzClassifyExec(f *testing.F) {
 		}
 		ev.Status.Silent = !startedRec && !failedRec
 		for _, d := range []Dialect{linuxDialect, bwrapDialect} {
-			for _, mode := range []string{"", NetworkDeny, NetworkLoopback} {
+			for _, mode := range []string{"", NetworkDeny, NetworkLoopback, NetworkProxyOnly} {
 				ev.Network = mode
 				r := ClassifyExec(ev, d)
 				checkClassification(t, ev, d, r)

@@ -13,6 +13,11 @@ import (
 const (
 	NetworkDeny     = "deny"     // the command's namespace has no network at all, not even loopback
 	NetworkLoopback = "loopback" // only the namespace's own loopback
+	// NetworkProxyOnly: the domains network on a backend without a
+	// network namespace (landlock). Only the policy proxy, reached through
+	// the proxy variables, leads out; every direct connection and name
+	// lookup is refused, so a failed one is a program that ignored them.
+	NetworkProxyOnly = "domains-proxy-only"
 )
 
 // ReasonNetworkDenied is the violation reason of a connection or a name
@@ -81,7 +86,7 @@ var netFailures = []netFailure{
 // connection failed because the run's network mode refused it; mode is
 // NetworkDeny, NetworkLoopback or "" (nothing was denied: never a match).
 func networkDenied(r *ExecResult, mode, backend string, stderr stderrText) bool {
-	if mode != NetworkDeny && mode != NetworkLoopback {
+	if !deniesNetwork(mode) {
 		return false
 	}
 	found := false
@@ -119,7 +124,7 @@ func networkDenied(r *ExecResult, mode, backend string, stderr stderrText) bool 
 // connection to loopback — or one naming no target — is a server that is
 // not listening, the command's own matter.
 func netRefusal(orig, lower, mode string) (string, bool) {
-	if mode != NetworkDeny && mode != NetworkLoopback {
+	if !deniesNetwork(mode) {
 		return "", false
 	}
 	for _, f := range netFailures {
@@ -137,7 +142,8 @@ func netRefusal(orig, lower, mode string) (string, bool) {
 		switch {
 		case f.refused:
 			return target, target != "" && !isLoopback(target)
-		case mode == NetworkDeny:
+		case mode == NetworkDeny || mode == NetworkProxyOnly:
+			// Nothing but the proxy is reachable: every failure is ours.
 			return target, true
 		case target != "":
 			return target, !isLoopback(target)
@@ -145,6 +151,12 @@ func netRefusal(orig, lower, mode string) (string, bool) {
 		return "", true // loopback: a lookup beyond it, or an unreachable network
 	}
 	return "", false
+}
+
+// deniesNetwork: the modes under which a failed lookup or connection can
+// be the sandbox's refusal.
+func deniesNetwork(mode string) bool {
+	return mode == NetworkDeny || mode == NetworkLoopback || mode == NetworkProxyOnly
 }
 
 // wordAfter is the word that starts at i: up to a space or a character no

@@ -205,6 +205,11 @@ func networkAdvice(mode string) string {
 		return "It ran with network mode deny: the sandbox has no network at all, not even loopback, so every lookup and connection fails. " +
 			"If the task needs the network, ask the user to approve a wider network mode (loopback for servers the command starts itself, " +
 			"named domains or allow-all for the internet)" + retry
+	case NetworkProxyOnly:
+		return "It ran with network mode domains on a backend without a network namespace: only the policy proxy reaches the network, " +
+			"through the proxy variables set in its environment (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY), and this program connected or looked up a name directly, " +
+			"ignoring them, which is refused. Use a client that honours the proxy variables (curl, git, pip, npm and Go do), or point this one at them; " +
+			"if a host it needs is not in the allowed domains, ask the user to allow it" + retry
 	case NetworkLoopback:
 		return "It ran with network mode loopback: only the sandbox's own loopback (localhost, 127.0.0.1) is reachable, so names and addresses beyond it fail. " +
 			"If the task needs them, ask the user to approve a wider network mode (named domains or allow-all)" + retry

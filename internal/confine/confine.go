@@ -43,7 +43,11 @@ type Net string
 const (
 	NetFull         Net = "full"
 	NetLoopbackOnly Net = "loopback-only"
-	NetNone         Net = "none" // the command reaches whatever the host reaches
+	// NetPartial: the mode holds for programs that cooperate and refuses
+	// the rest (the landlock backend's domains network: a program that
+	// ignores the proxy variables is refused, not captured); Reasons say how.
+	NetPartial Net = "partial"
+	NetNone    Net = "none" // the command reaches whatever the host reaches
 )
 
 // TreeKill is how the whole process tree is stopped.

@@ -64,10 +64,11 @@
 //
 // # Gaps
 //
-//   - Only the linux backend runs the domains network; bwrap and landlock
-//     refuse it (landlock has no network namespace, and Landlock TCP rules
-//     name ports, not addresses: allowing the proxy's port would allow
-//     that port on every host).
+//   - The landlock backend has no network namespace: Local serves the
+//     same Session from listeners on the host's loopback, and the
+//     backend's seccomp supervisor lets the command's TCP sockets connect
+//     only there (Landlock TCP rules name ports, not addresses). Nothing
+//     is captured there: it is reported partial (internal/confine/landlock).
 //   - A direct connect to a port outside CapturePorts is refused by the
 //     kernel (no listener) and is not reported: no process sees it.
 //   - Asking a person (Proxy.Ask) reaches the tools' approval gate (MCP

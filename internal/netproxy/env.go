@@ -1,6 +1,9 @@
 package netproxy
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // In-namespace listener ports. The HTTP proxy and SOCKS5 listen on
 // 127.0.0.1 only; the DNS stub on 127.0.0.1:53 (UDP and TCP).
@@ -26,9 +29,13 @@ var CapturePorts = []uint16{22, 80, 443, 9418}
 // lowercase http_proxy; Go, Python, git and npm read either). GOPROXY is
 // left alone: Go's module fetches honour HTTPS_PROXY. NO_PROXY keeps the
 // sandbox's own loopback direct (its own servers).
-func ProxyEnv() []string {
-	httpURL := "http://127.0.0.1:3128"
-	socksURL := "socks5h://127.0.0.1:1080"
+func ProxyEnv() []string { return ProxyEnvAt(HTTPPort, SOCKSPort) }
+
+// ProxyEnvAt is ProxyEnv for proxies on 127.0.0.1 at other ports (the
+// landlock backend's, on ephemeral ports of the host's loopback).
+func ProxyEnvAt(httpPort, socksPort uint16) []string {
+	httpURL := "http://127.0.0.1:" + strconv.Itoa(int(httpPort))
+	socksURL := "socks5h://127.0.0.1:" + strconv.Itoa(int(socksPort))
 	noProxy := "localhost,127.0.0.1,::1"
 	var out []string
 	for _, kv := range [][2]string{
@@ -46,8 +53,14 @@ func ProxyEnv() []string {
 // WithProxyEnv returns env with ProxyEnv's variables set (replacing any
 // the caller had: a command's own proxy setting would only send traffic to
 // an address that leads nowhere).
-func WithProxyEnv(env []string) []string {
-	set := ProxyEnv()
+func WithProxyEnv(env []string) []string { return withEnv(env, ProxyEnv()) }
+
+// WithProxyEnvAt is WithProxyEnv for proxies at other ports (ProxyEnvAt).
+func WithProxyEnvAt(env []string, httpPort, socksPort uint16) []string {
+	return withEnv(env, ProxyEnvAt(httpPort, socksPort))
+}
+
+func withEnv(env, set []string) []string {
 	names := map[string]bool{}
 	for _, kv := range set {
 		n, _, _ := strings.Cut(kv, "=")

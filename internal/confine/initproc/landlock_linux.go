@@ -106,6 +106,11 @@ func landlockRules(spec *Landlock) ([]landlock.Rule, error) {
 			rules = append(rules, landlock.RWFiles(g.Path).WithIoctlDev())
 		}
 	}
+	if spec.RestrictTCP {
+		for _, port := range spec.ConnectTCP {
+			rules = append(rules, landlock.ConnectTCP(port))
+		}
+	}
 	for _, p := range spec.UnixSockets {
 		if _, ok := kind(p); ok {
 			rules = append(rules, landlock.ROFiles(p).WithResolveUnix())

@@ -2,6 +2,7 @@ package initproc
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -15,8 +16,11 @@ import (
 // refusing IP sockets. Filters stack; the stricter verdict wins. With
 // DenyUnixConnect it returns the listener the init must supervise.
 func installSeccomp(spec *Seccomp) (*os.File, error) {
-	if spec.DenyInet {
+	if spec.DenyInet || len(spec.ProxyPorts) > 0 {
 		inet, err := InetFilter()
+		if len(spec.ProxyPorts) > 0 {
+			inet, err = ProxyInetFilter()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -27,7 +31,7 @@ func installSeccomp(spec *Seccomp) (*os.File, error) {
 	names := len(spec.NameRoots) > 0
 	prog, err := seccomp.Build(seccomp.Options{DenyUnixConnect: spec.DenyUnixConnect,
 		GuardCreate: len(spec.Protected) > 0 || names, GuardWrite: names || spec.GuardRemove,
-		GuardRemove: spec.GuardRemove, GuardMeta: spec.GuardMeta})
+		GuardRemove: spec.GuardRemove, GuardMeta: spec.GuardMeta, GuardListen: len(spec.ProxyPorts) > 0})
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +63,12 @@ func supervise(ctx context.Context, listener *os.File, spec *Seccomp, lock *Land
 		rules.Confine = confine
 	}
 	metaRules(&rules, spec)
+	if len(spec.ProxyPorts) > 0 {
+		if !spec.DenyUnixConnect {
+			return errors.New("the proxy-only network needs connect supervision (DenyUnixConnect)")
+		}
+		rules.InetConnect = seccomp.ProxyOnly(spec.ProxyPorts...)
+	}
 	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
 	return nil
 }

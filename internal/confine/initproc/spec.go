@@ -140,8 +140,14 @@ type Landlock struct {
 	ReadCarved []string `json:"readCarved,omitempty"`
 	// UnixSockets are host sockets the command may connect to (ABI 9+).
 	UnixSockets []string `json:"unixSockets,omitempty"`
-	// RestrictTCP handles TCP bind and connect with no port allowed.
+	// RestrictTCP handles TCP bind and connect with no port allowed but
+	// ConnectTCP's.
 	RestrictTCP bool `json:"restrictTCP,omitempty"`
+	// ConnectTCP are the ports TCP connect is allowed to under RestrictTCP
+	// (the landlock backend's domains network: the policy proxy's ports on
+	// the host's loopback). Landlock rules name ports, not addresses: the
+	// seccomp supervisor holds the address (Seccomp.ProxyPorts).
+	ConnectTCP []uint16 `json:"connectTCP,omitempty"`
 	// Required makes a kernel without Landlock a setup failure.
 	Required bool `json:"required,omitempty"`
 }
@@ -178,6 +184,15 @@ type Seccomp struct {
 	// DenyInet refuses IP sockets outright (no network namespace to hold
 	// them: the landlock backend under deny or loopback).
 	DenyInet bool `json:"denyInet,omitempty"`
+	// ProxyPorts, for a sandbox sharing the host's network whose only way
+	// out is the policy proxy on 127.0.0.1 at these ports (the landlock
+	// backend under the domains network): socket(2) is refused for every
+	// family but AF_UNIX and TCP over IPv4/IPv6 (no UDP, raw, packet,
+	// MPTCP, SCTP, vsock, netlink: ProxyInetFilter); every IP connect is
+	// performed by the supervisor only to 127.0.0.1 at one of the ports
+	// (seccomp.ProxyOnly, with DenyUnixConnect), and listen on an IP
+	// socket is refused (seccomp GuardListen). Takes the place of DenyInet.
+	ProxyPorts []uint16 `json:"proxyPorts,omitempty"`
 	// GuardMeta supervises every metadata change (chmod, chown, utimes,
 	// xattrs): performed only at or beneath MetaWritable and not at or
 	// beneath MetaCarved. For the landlock backend, which has no read-only

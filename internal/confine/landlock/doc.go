@@ -32,6 +32,32 @@
 //     loopback is refused too), Landlock handles TCP (and UDP from ABI
 //     10) with no port allowed; host unix sockets by path: the seccomp
 //     supervisor.
+//   - Network under domains (reported partial: a program that ignores the
+//     proxy variables is refused, not captured — there is no namespace to
+//     capture in): the policy proxy listens on the host's 127.0.0.1 at two
+//     ephemeral ports (HTTP and SOCKS5, netproxy.Local, in ringfence,
+//     outside the sandbox) and decides each connection by name with the
+//     linux backend's code; the command gets the proxy variables
+//     (netproxy.ProxyEnvAt). Seccomp allows only unix and TCP sockets
+//     (initproc.ProxyInetFilter: no UDP, so no DNS, QUIC or DNS tunnels;
+//     no raw, packet, ICMP, SCTP, netlink, and no MPTCP, which Landlock's
+//     TCP rules do not cover; vsock is EAFNOSUPPORT as ever). Every IP
+//     connect, and sendto/sendmsg naming an address (TCP Fast Open), goes
+//     to the init's supervisor, which reads the address once and connects
+//     the command's own socket (pidfd_getfd) itself, only to 127.0.0.1 at
+//     a proxy port (::1 and the v4-mapped form are reached as 127.0.0.1),
+//     to an address it built, never re-reading the command's memory: a
+//     thread rewriting the sockaddr mid-call changes nothing (the attack
+//     test flips it thousands of times). Non-blocking connects keep their
+//     semantics (the socket's O_NONBLOCK is shared: EINPROGRESS, then
+//     SO_ERROR). The connect runs on a supervisor thread inside the
+//     command's Landlock domain, whose TCP rules allow connecting only to
+//     the two ports and binding none: a second wall that, alone, would
+//     let an evil host at the proxy's port through (the rules name ports,
+//     not addresses) — the supervisor does not. listen(2) on an IP socket
+//     is refused (seccomp GuardListen): binding port 0, or listen's
+//     implicit bind, escapes Landlock's bind rule and would accept
+//     connections from the host's network.
 //   - Host processes, and the init: the command runs in a Landlock
 //     domain of its own (initproc Spec.Nest, ABI 6+), nested in the
 //     init's and scoped, so no signal reaches a process outside it — the
@@ -97,4 +123,14 @@
 //     in Enforcement.Reasons.
 //   - No mount path: the workspace shows at its real path (said in
 //     Enforcement.Reasons).
+//   - Domains: the proxy's loopback ports are open to every process on
+//     the host, which then gets what the sandbox's policy allows (it
+//     reaches the network anyway) and shows in the run's decisions. The
+//     command cannot reach its own loopback servers over TCP (NO_PROXY
+//     sends loopback direct, as on linux, and a direct connect is
+//     refused); unix sockets work. Refused direct connects are not
+//     decisions of the proxy: they are told from the program's own error
+//     (outcome NetworkProxyOnly), not from an event. A supervised listen
+//     on a unix socket is performed by the init, so that socket's
+//     SO_PEERCRED names the init (same uid).
 package landlock

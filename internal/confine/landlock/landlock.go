@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -24,6 +25,9 @@ type Options struct {
 	// before Spec.Nest: only the tests' controls set it, to show what the
 	// command could do to its init without a domain of its own.
 	sharedDomain bool
+	// onProxy, when set, learns the domains network's proxy ports (tests:
+	// an "evil" server at the proxy's port on another address).
+	onProxy func(httpPort, socksPort uint16)
 }
 
 // Provider is the landlock backend.
@@ -76,8 +80,6 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		return nil, fmt.Errorf("%w: a command and a policy are required", policy.ErrPolicy)
 	case !pol.Confining():
 		return nil, confine.ErrNotConfining
-	case pol.Network.Mode == policy.NetDomains:
-		return nil, &UnavailableReason{Reason: "per-domain network access needs a proxy this backend does not run"}
 	}
 	if err := p.Available(); err != nil {
 		return nil, err
@@ -91,6 +93,19 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if req.Home != nil && req.Home.Cache != "" {
 		env, set = confine.CacheEnv(req.Env, req.Home.Cache)
 	}
+	var dom *domainsSetup
+	if isDomains(pol) {
+		var err error
+		if dom, err = prepareDomains(req); err != nil {
+			return nil, err
+		}
+		httpPort, socksPort := dom.local.Ports()
+		if p.opts.onProxy != nil {
+			p.opts.onProxy(httpPort, socksPort)
+		}
+		plan = WithProxy(plan, httpPort, socksPort)
+		env = netproxy.WithProxyEnvAt(env, httpPort, socksPort)
+	}
 	spec := &initproc.Spec{Argv: req.Argv, Dir: dir, Env: env,
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: !p.opts.sharedDomain}
 	// A session of its own: no controlling terminal to inject into, and a
@@ -98,7 +113,13 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	// reported as TreeKill process-group).
 	cmd, err := initproc.NewCmd(spec, sysProcAttr())
 	if err != nil {
+		if dom != nil {
+			dom.stop()
+		}
 		return nil, err
+	}
+	if dom != nil {
+		dom.attach(cmd)
 	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, ABI())

@@ -262,6 +262,9 @@ func Enforce(p *policy.Policy, plan Plan, abi int) confine.Enforcement {
 		e.Network = confine.NetNone
 	case policy.NetLoopback:
 		e.Reasons = append(e.Reasons, "loopback cannot be told from the host's network without a network namespace: every IP socket is refused")
+	case policy.NetDomains:
+		e.Network = confine.NetPartial
+		e.Reasons = append(e.Reasons, domainsReason(abi))
 	}
 	// Host abstract unix sockets share the sandbox's network namespace
 	// here. The init's supervisor, which connects on the command's behalf

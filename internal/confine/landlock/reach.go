@@ -22,7 +22,12 @@ func outOfReach(p *policy.Policy, abi int) string {
 		held = append(held, "signals to any process outside the command's own Landlock domain, its init included, "+
 			"so what the command leaves running ends with it")
 	}
-	if p.Network.Mode != policy.NetAllowAll {
+	switch p.Network.Mode {
+	case policy.NetAllowAll:
+	case policy.NetDomains:
+		held = append(held, "IP networking but through the policy proxy: every socket but unix and TCP refused, "+
+			"every TCP connect made by the seccomp supervisor and only to the proxy on 127.0.0.1 (Landlock allows only its ports)")
+	default:
 		held = append(held, "IP networking: every socket family but unix refused (seccomp)")
 	}
 	return "out of reach: " + strings.Join(held, "; ")

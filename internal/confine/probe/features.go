@@ -111,7 +111,7 @@ func landlockFeatures(r Report) map[string]Feature {
 		FeatProtected:       landlockProtected(r),
 		FeatDeniedReads:     partial("Landlock read rules granted around denied paths; no mount namespace, so host /proc is visible"),
 		FeatNetworkLoopback: none("Landlock network rules are by port, not address: loopback cannot be told apart"),
-		FeatNetworkDomains:  none("refused: without a network namespace there is nothing to capture connections with"),
+		FeatNetworkDomains:  landlockDomains(r),
 		FeatProcesses:       none("no pid namespace: host processes are visible"),
 		FeatLimits:          limits(r),
 	}
@@ -143,6 +143,17 @@ func hostUnix(r Report, how string) Feature {
 		return full(how)
 	}
 	return none("seccomp user notification unavailable: connect() to readable host sockets is not refused")
+}
+
+// landlockDomains: without a network namespace nothing can be captured;
+// the proxy listens on the host's loopback and the seccomp supervisor
+// lets IP sockets connect only there.
+func landlockDomains(r Report) Feature {
+	if !r.Seccomp.UserNotify {
+		return none("refused: without seccomp user notification no connect can be held to the proxy")
+	}
+	return partial("the policy proxy on the host's loopback, reached through the proxy variables; every other connect refused " +
+		"(made by the seccomp supervisor, to the proxy only), no UDP, DNS or listening: a program that ignores the variables is refused, not captured")
 }
 
 // limits: quota where cgroups for memory and pids can be made, else the

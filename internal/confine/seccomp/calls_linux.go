@@ -32,7 +32,15 @@ func (s *supervisor) connect(t *target, n notif) (int64, unix.Errno) {
 		return 0, errno
 	}
 	defer release()
-	if errno := s.asSelf(func() unix.Errno { return rawConnect(sock, dst) }); errno != 0 {
+	connect := func() unix.Errno { return s.asSelf(func() unix.Errno { return rawConnect(sock, dst) }) }
+	if !unixSock && s.rules.InetConnect != nil {
+		// On a thread in the command's Landlock domain: its TCP rules
+		// (the proxy's ports) hold this connect too, a second wall.
+		errno = s.onConfined(connect)
+	} else {
+		errno = connect()
+	}
+	if errno != 0 {
 		return 0, errno
 	}
 	if abstract {
@@ -98,6 +106,13 @@ func readSockaddr(t *target, addr, length uint64) ([]byte, unix.Errno) {
 // its buffer, swapping a symlink or a directory — changes what is reached.
 // It also returns the checked path ("" for any other address).
 func (s *supervisor) destination(t *target, unixSock bool, raw []byte) ([]byte, string, func(), unix.Errno) {
+	if !unixSock && s.rules.InetConnect != nil {
+		dst, errno := s.inetDestination(raw) // inet_linux.go
+		if errno != 0 {
+			return nil, "", nil, errno
+		}
+		return dst, "", func() {}, 0
+	}
 	kind, path := parseSockaddr(raw)
 	if !unixSock || kind != addrPath {
 		return raw, "", func() {}, 0

@@ -143,6 +143,28 @@
 // Because the supervisor makes the call, it must share the target's mount
 // namespace, root and Landlock domain: run it in the init.
 //
+// # IP destinations (Rules.InetConnect, Options.GuardListen)
+//
+// A sandbox that shares the host's network (the landlock backend under the
+// domains network) may reach only the policy proxy on 127.0.0.1. With
+// Rules.InetConnect (ProxyOnly), the address of every supervised connect,
+// sendto and sendmsg on an IP socket is parsed from the one copy read
+// (family, port, address, IPv6 scope as a zone; a short address is
+// EINVAL, AF_UNSPEC passes: it reaches nothing), decided, and rebuilt:
+// the supervisor connects the target's socket to the sockaddr it encoded
+// (127.0.0.1, or ::ffff:127.0.0.1 for an IPv6 socket) and never to the
+// target's bytes. Refused: EACCES. Other loopback addresses (127.0.0.2,
+// ::1 is rewritten, a zone is refused), other ports and port 0 are
+// refused. The connect runs on a Rules.Confine thread (the command's
+// Landlock domain, whose TCP rules then hold it too); a non-blocking
+// socket returns EINPROGRESS as it would have (O_NONBLOCK belongs to the
+// shared open file description). Options.GuardListen sends listen(2) to
+// the supervisor, which refuses it on IP sockets under InetConnect and
+// performs it on the target's socket otherwise (a unix listener's
+// SO_PEERCRED then names the supervisor). The socket types that may exist
+// at all are the caller's filter's matter (the landlock backend allows
+// only TCP: initproc.ProxyInetFilter).
+//
 // # Set-id, capabilities and owners
 //
 // A set-user-id or set-group-id program left in the workspace runs with

@@ -51,6 +51,12 @@ type Options struct {
 	// so Rules.Protected paths cannot be deleted either: what a backend
 	// without mounts (landlock) needs to hold read-only paths by path.
 	GuardRemove bool
+	// GuardListen, with DenyUnixConnect, also sends listen(2) to the
+	// supervisor, which refuses it on IP sockets under Rules.InetConnect
+	// (a sandbox sharing the host's network must not accept connections
+	// from it: Landlock's bind rule does not cover an ephemeral port, nor
+	// listen's implicit bind) and performs it on any other.
+	GuardListen bool
 }
 
 // Actions a filter returns (SECCOMP_RET_*), exported for tests and for

@@ -121,6 +121,12 @@ func (s *supervisor) perform(op func() error) unix.Errno {
 			return 0
 		})
 	}
+	return s.onConfined(call)
+}
+
+// onConfined runs call on a thread restricted by Rules.Confine (one kept
+// for later calls), or right here when there is no Confine.
+func (s *supervisor) onConfined(call func() unix.Errno) unix.Errno {
 	if s.rules.Confine == nil {
 		return call()
 	}

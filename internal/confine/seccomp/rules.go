@@ -1,6 +1,10 @@
 package seccomp
 
-import "github.com/ringfence/ringfence/policy"
+import (
+	"net/netip"
+
+	"github.com/ringfence/ringfence/policy"
+)
 
 // Rules are the decisions Supervise asks for. Each function gets an
 // absolute, symlink-free path as the supervisor's (and the command's) mount
@@ -74,6 +78,14 @@ type Rules struct {
 	// existing read-only paths that no mount pins (the landlock backend,
 	// with Options.GuardRemove).
 	KeepAncestors bool
+	// InetConnect, when set, decides every IP destination a supervised
+	// connect, sendto or sendmsg names (a sandbox sharing the host's
+	// network whose only way out is a proxy on loopback: ProxyOnly). The
+	// address is read once; it returns the address the supervisor
+	// connects to instead, or false (EACCES). With Options.GuardListen,
+	// listen(2) on an IP socket is refused too. Nil: IP destinations are
+	// carried out unchanged (the mount view and namespaces hold them).
+	InetConnect func(netip.AddrPort) (netip.AddrPort, bool)
 }
 
 // Protect is a set of protected absolute paths, each protecting itself and

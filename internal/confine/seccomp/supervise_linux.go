@@ -165,6 +165,8 @@ func (s *supervisor) decide(n notif) notifResp {
 		v, errno = s.connect(t, n)
 	case unix.SYS_SENDTO:
 		v, errno = s.sendto(t, n)
+	case unix.SYS_LISTEN:
+		v, errno = s.listen(t, n) // inet_linux.go
 	default:
 		if r, ok := s.metaCall(t, n); ok { // meta_linux.go, dgram_linux.go
 			return r

@@ -46,3 +46,11 @@ func mergeNr(table map[string]int, name string, nr int) {
 	}
 	table[name] = nr
 }
+
+// listenNr is listen(2), which Options.GuardListen routes.
+var listenNr = map[string]int{"amd64": 50, "arm64": 201}
+
+func init() {
+	mergeNr(syscallsAMD64, "listen", listenNr["amd64"])
+	mergeNr(syscallsARM64, "listen", listenNr["arm64"])
+}

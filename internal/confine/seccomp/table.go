@@ -60,6 +60,9 @@ func entries(opts Options) []entry {
 	out = append(out, metaEntries(opts)...)
 	if opts.DenyUnixConnect {
 		out = append(out, entry{"connect", "notify"}, entry{"sendto", "sendto"})
+		if opts.GuardListen {
+			out = append(out, entry{"listen", "notify"})
+		}
 	}
 	if opts.GuardCreate {
 		out = append(out, entry{"openat2", "enosys"}, // flags behind a pointer; libc uses openat
