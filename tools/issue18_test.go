@@ -102,6 +102,11 @@ func TestOldNamesRefused(t *testing.T) {
 	// Control: the snake_case names work.
 	r := f.call("read_file", `{"path":"a.txt","max_bytes":10}`)
 	wantKind(t, r, outcome.OK)
+	// A file over the bound is refused naming the parameter as spelled.
+	r = f.call("read_file", `{"path":"a.txt","max_bytes":2}`)
+	if r.Outcome.Kind != outcome.OverBudget || r.Outcome.Bound != "max_bytes" || !strings.Contains(r.Text, "max_bytes") || strings.Contains(r.Text, "maxBytes") {
+		t.Errorf("over-budget read: %+v\n%s", r.Outcome, r.Text)
+	}
 }
 
 func TestSnakeCase(t *testing.T) {

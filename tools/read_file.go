@@ -57,7 +57,11 @@ func (s *Set) readFile(_ context.Context, a *readArgs) Result {
 	}
 	res, err := s.sb.Workspace().ReadFile(a.Path, workspace.ReadOptions{Offset: a.Offset, Limit: a.Limit, MaxBytes: limit})
 	if err != nil {
-		return s.failed(outcomeOf(err))
+		o := outcomeOf(err)
+		if o.Kind == outcome.OverBudget && o.Bound == "maxBytes" {
+			o.Bound = "max_bytes" // the bound the model sets is named as its parameter
+		}
+		return s.failed(o)
 	}
 	d := &ReadData{Path: res.Path, Content: s.scrub(res.Text), Size: res.Size, FirstLine: res.FirstLine, Lines: res.Lines, More: res.More, Binary: res.Binary}
 	text := res.Text
