@@ -72,7 +72,7 @@ func TestSandboxedCommandCannotReachServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			loadSchemas(t, cs) // the test's own listing, before counting
+			loadSchemas(t, cs)    // the test's own listing, before counting
 			before := hits.Load() // the person's own client's requests
 			r, st := call(t, cs, "run_code", map[string]any{"language": "python", "code": code})
 			t.Logf("inside: %s", text(r))
