@@ -41,13 +41,15 @@ func (c Context) scrubber() scrubber {
 }
 
 // Scrub returns o with the host root rewritten to the mount path in every
-// string field. Apply it to any outcome before it is shown or serialised;
-// Narrate and FromExec already do.
+// string field but a path-rejected Path, the model's own (given.go).
+// Apply it to any outcome before it is shown or serialised; Narrate and
+// FromExec already do.
 func (c Context) Scrub(o Outcome) Outcome {
 	s := c.scrubber()
 	if !s.active() {
 		return o
 	}
+	given := o.Path
 	for _, f := range []*string{&o.Path, &o.Axis, &o.Reason, &o.Note, &o.Bound, &o.FileType,
 		&o.Signal, &o.Pattern, &o.Scope, &o.Detail, &o.Stage, &o.Program, &o.Network} {
 		*f = s.scrub(*f)
@@ -55,6 +57,9 @@ func (c Context) Scrub(o Outcome) Outcome {
 	o.WriteRoots = scrubAll(s, o.WriteRoots)
 	o.Violations = scrubAll(s, o.Violations)
 	o.Protected = scrubAll(s, o.Protected)
+	if givenPath(o) {
+		o.Path = given // the model's own argument, shown as given
+	}
 	return o
 }
 

@@ -51,6 +51,9 @@ var narrators = map[Kind]func(Outcome, Context) string{
 // c.HostRoot: fields are scrubbed to the mount path first, and whatever
 // still spells the host root in the finished text is redacted.
 func Narrate(o Outcome, c Context) string {
+	if givenPath(o) && o.Path != givenMark {
+		return narrateGiven(o, c)
+	}
 	s := c.scrubber()
 	shown := c
 	shown.WriteRoots, shown.Mode = scrubAll(s, c.WriteRoots), s.scrub(c.Mode)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ringfence/ringfence/internal/workspace"
@@ -113,6 +115,39 @@ func outcomeOf(err error) outcome.Outcome {
 	return outcome.Outcome{Kind: outcome.IOFailure, Detail: "the call failed"}
 }
 
+// unknownField refuses a field the schema does not name. When its
+// snake_case spelling is a field ("maxBytes" for "max_bytes", the names
+// before issue 18), the refusal says so: the old names are never accepted
+// as aliases (one name per field, the one tools/list publishes), but a
+// client written against them learns the new name from the error.
+func unknownField(shown, name string, known func(string) bool) error {
+	if sn := SnakeCase(name); sn != name && known(sn) {
+		return fail(invalid(fmt.Sprintf("unknown field %s: the field is named %s", fieldName(shown), fieldName(sn))))
+	}
+	return invalidf("unknown field %s", shown)
+}
+
+// SnakeCase spells a Go or camelCase name in snake_case, the one naming
+// style of every tool parameter and structured field: "maxBytes" →
+// "max_bytes", "DurationMs" → "duration_ms", "SHA256" → "sha256",
+// "HTTPServer" → "http_server". A snake_case name is returned unchanged.
+func SnakeCase(name string) string {
+	r := []rune(name)
+	var b strings.Builder
+	for i, c := range r {
+		if unicode.IsUpper(c) {
+			if i > 0 && (isLowerOrDigit(r[i-1]) || (unicode.IsUpper(r[i-1]) && i+1 < len(r) && unicode.IsLower(r[i+1]))) && r[i-1] != '_' {
+				b.WriteByte('_')
+			}
+			c = unicode.ToLower(c)
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func isLowerOrDigit(c rune) bool { return unicode.IsLower(c) || unicode.IsDigit(c) }
+
 // fieldName shows a field the model named: bounded, quoted.
 func fieldName(f string) string {
 	const max = 64
@@ -145,7 +180,7 @@ func decodeArgs(raw json.RawMessage, sc object, maxBytes int, dst any) error {
 	sort.Strings(names)
 	for _, k := range names {
 		if sc.Properties[k] == nil {
-			return invalidf("unknown field %s", k)
+			return unknownField(k, k, func(n string) bool { return sc.Properties[n] != nil })
 		}
 	}
 	for _, k := range sc.Required {

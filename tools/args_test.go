@@ -100,7 +100,7 @@ func TestInvalidArguments(t *testing.T) {
 		{"read_file", `{"path":"a","offset":"` + secret + `"}`, `field "offset" must be an integer`},
 		{"read_file", `{"path":"a","offset":1.5}`, `field "offset" must be an integer`},
 		{"read_file", `{"path":"a","offset":0}`, `field "offset" must be at least 1`},
-		{"read_file", `{"path":"a","maxBytes":999999999}`, `field "maxBytes" must be at most`},
+		{"read_file", `{"path":"a","max_bytes":999999999}`, `field "max_bytes" must be at most`},
 		{"read_file", `{"path":""}`, `field "path" must be at least 1`},
 		{"edit_file", `{"path":"a","old_string":"x","new_string":"y","replace_all":"yes"}`, `field "replace_all" must be true or false`},
 		{"write_file", `{"path":"a","content":"` + strings.Repeat("x", 5000) + `"}`, "over the limit of 4096"},
@@ -156,9 +156,9 @@ func TestSchemasAdvertiseWhatIsEnforced(t *testing.T) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
 	for _, c := range []struct{ tool, args string }{
-		{"read_file", `{"path":"a"}`}, {"read_file", `{"path":"a","offset":2,"limit":3,"maxBytes":10}`},
+		{"read_file", `{"path":"a"}`}, {"read_file", `{"path":"a","offset":2,"limit":3,"max_bytes":10}`},
 		{"read_file", `{"path":"a","offset":0}`}, {"read_file", `{}`}, {"read_file", `{"path":"a","x":1}`},
-		{"read_file", `{"path":1}`}, {"read_file", `{"path":"a","maxBytes":1e99}`},
+		{"read_file", `{"path":1}`}, {"read_file", `{"path":"a","max_bytes":1e99}`},
 		{"write_file", `{"path":"a","content":""}`}, {"write_file", `{"path":"a"}`},
 		{"edit_file", `{"path":"a","old_string":"","new_string":""}`}, {"edit_file", `{"path":"a","old_string":"x","new_string":"","replace_all":true}`},
 		{"list_files", `{}`}, {"list_files", `{"depth":17}`}, {"list_files", `{"depth":2}`},

@@ -84,6 +84,16 @@
 // path. A later call is let through without asking only when every key it
 // needs is covered.
 //
+// # What a client sees before calling
+//
+// Each Definition has a title, Hints (read-only, destructive, idempotent,
+// open-world; hints.go — they may overstate, never understate) and the Go
+// type of its Data. Every parameter is snake_case (SnakeCase); a field the
+// schema does not name is refused, and when it is the camelCase spelling
+// of one that exists (maxBytes, timeoutSeconds, inWorkspace,
+// fromWorkspace — the names before issue 18) the refusal names the field
+// to use: old names are never aliases.
+//
 // # What the model sees
 //
 // Result.Text is the content (numbered lines, a listing, matches, command
@@ -93,7 +103,12 @@
 // whenever a backend keeps host paths (the linux backend binds the root at
 // its own path, so `pwd` prints it) — is rewritten to the mount path with
 // the same rewriting, in the text and in Result.Data. File contents shown
-// (read_file, grep_files) are rewritten the same way. The Gate's Summary,
+// (read_file, grep_files) are rewritten the same way. One exception: a
+// path-rejected path is the model's own argument and is shown as it gave
+// it (outcome/given.go) — rewriting it named a path the model never wrote
+// and answered whether a guessed path was the host root. The person's
+// note with an approval is said after the result and set as the
+// outcome's Note (notes.go), as a decline's note is. The Gate's Summary,
 // which may show the command line, goes to the person only.
 //
 // run_command's text: the exit code (or signal, or kind), then stdout and
@@ -123,6 +138,8 @@
 //   - Command output is scrubbed of the host root only; the private temp
 //     dir's host path may appear where a backend shows it.
 //   - run_command's stdin is a string (text), not bytes.
+//   - A note given to a network question asked mid-command (network_ask.go)
+//     reaches the model only if the proxy asks under the call's context.
 //   - Because shown file contents are rewritten, a file that spells the
 //     host root is shown with /workspace there; an edit_file whose
 //     old_string copies that text will not match the file.

@@ -16,7 +16,8 @@ type editArgs struct {
 func init() {
 	register(func(s *Set) tool {
 		return &spec[editArgs]{
-			set: s, tname: "edit_file",
+			set: s, tname: "edit_file", title: "Edit a file",
+			hints: editHints, data: dataType[WriteData](),
 			desc: "Replace exact text in a workspace file: old_string must appear in the file exactly (whitespace included) and " +
 				"exactly once, unless replace_all is true; read the file first to copy it. The file is rewritten atomically. " +
 				"Paths are relative to the workspace, or absolute under " + s.nc.MountPath + ". The same write policy as " +

@@ -110,7 +110,7 @@ func TestOutcomeKinds(t *testing.T) {
 		{"missing", "read_file", obj_{"path": "nope.txt"}, outcome.NotFound},
 		{"denied-read", "read_file", obj_{"path": "secret/key"}, outcome.DeniedByPolicy},
 		{"denied-write", "write_file", obj_{"path": "ro/file", "content": "x"}, outcome.DeniedByPolicy},
-		{"over-budget", "read_file", obj_{"path": "big.txt", "maxBytes": 100}, outcome.OverBudget},
+		{"over-budget", "read_file", obj_{"path": "big.txt", "max_bytes": 100}, outcome.OverBudget},
 		{"scope-limited", "grep_files", obj_{"pattern": "m", "path": "many", "max_matches": 1}, outcome.ScopeLimited},
 		{"no-matches", "grep_files", obj_{"pattern": "zzz"}, outcome.NoMatches},
 		{"no-matches-edit", "edit_file", obj_{"path": "a.txt", "old_string": "zzz", "new_string": "y"}, outcome.NoMatches},

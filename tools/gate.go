@@ -109,7 +109,11 @@ func (s *Set) ask(ctx context.Context, q Question) (Decision, *outcome.Outcome, 
 	case <-gctx.Done():
 		r.err = gctx.Err()
 	}
-	return judge(ctx, gctx, r)
+	d, o, word := judge(ctx, gctx, r)
+	if o == nil {
+		addNote(ctx, r.a.Note) // the approval's note reaches the model (notes.go)
+	}
+	return d, o, word
 }
 
 func judge(ctx, gctx context.Context, r reply) (Decision, *outcome.Outcome, string) {

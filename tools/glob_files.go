@@ -24,7 +24,8 @@ const maxPatternChars = 1024
 func init() {
 	register(func(s *Set) tool {
 		return &spec[globArgs]{
-			set: s, tname: "glob_files",
+			set: s, tname: "glob_files", title: "Find files by name",
+			hints: readOnly, data: dataType[GlobData](),
 			desc: "Find workspace files whose path matches a glob pattern: * matches within a name, ** any number of directories, " +
 				"{a,b} alternatives (e.g. \"**/*.go\", \"src/**/test_*.py\"). The pattern is relative to path (default the workspace " +
 				"root, " + s.nc.MountPath + "). Returns matching files, sorted; .git and what .gitignore hides are skipped, links are " +

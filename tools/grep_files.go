@@ -31,7 +31,8 @@ const maxContextLines = 10
 func init() {
 	register(func(s *Set) tool {
 		return &spec[grepArgs]{
-			set: s, tname: "grep_files",
+			set: s, tname: "grep_files", title: "Search file contents",
+			hints: readOnly, data: dataType[GrepData](),
 			desc: "Search the contents of workspace files for a regular expression (RE2 syntax, as in Go; no backreferences). " +
 				"path is a directory or one file (default the workspace root, " + s.nc.MountPath + "); glob keeps only files " +
 				"matching it (e.g. \"*.go\"). Output lines are path:line:text for matches and path-line-text for context lines. " +

@@ -26,6 +26,7 @@ type setup struct {
 	entries []policy.Entry // relative paths, made absolute under the root
 	opts    Options
 	backend string // Config.Backend; "" is auto
+	network policy.Network
 }
 
 func newFixture(t *testing.T, su setup) *fixture { return newFixtureTB(t, su) }
@@ -41,7 +42,7 @@ func newFixtureTB(t testing.TB, su setup) *fixture {
 		entries = append(entries, policy.Entry{Path: filepath.Join(root, e.Path), Access: e.Access})
 	}
 	sb, err := ringfence.New(ringfence.Config{Root: root, Backend: su.backend, Defaults: policy.Defaults{
-		Mode: su.mode, Baseline: policy.Read, Entries: entries,
+		Mode: su.mode, Baseline: policy.Read, Entries: entries, Network: su.network,
 	}})
 	if err != nil {
 		t.Fatal(err)

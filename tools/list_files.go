@@ -24,7 +24,8 @@ const maxDepth = 16
 func init() {
 	register(func(s *Set) tool {
 		return &spec[listArgs]{
-			set: s, tname: "list_files",
+			set: s, tname: "list_files", title: "List a directory",
+			hints: readOnly, data: dataType[ListData](),
 			desc: "List a workspace directory (default: the workspace root, " + s.nc.MountPath + ") to a depth (default 1: its " +
 				"entries only). Directories end with \"/\"; links are listed, never followed. .git and what .gitignore hides are " +
 				"skipped. Long listings stop at a bound and say so; list a subdirectory to see more.",

@@ -21,7 +21,8 @@ type MediaData struct {
 func init() {
 	register(func(s *Set) tool {
 		return &spec[mediaArgs]{
-			set: s, tname: "read_media",
+			set: s, tname: "read_media", title: "Read an image or PDF",
+			hints: readOnly, data: dataType[MediaData](),
 			desc: "Look at an image (PNG, JPEG, GIF, WebP) or a PDF in the workspace: returns it as typed content you can see. " +
 				"The type is read from the file's bytes, not its name; anything else is refused. Files over " +
 				plural(s.opts.MaxMediaBytes, "byte", "bytes") + " are refused. Paths are relative to the workspace, or " +

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 )
 
 // tool is one entry of the registry. Adding a tool is one new file that
@@ -30,9 +31,13 @@ func register(mk func(*Set) tool) { registry = append(registry, mk) }
 // of truth for the argument names, the required ones and their bounds: the
 // decoder enforces exactly what the definition advertises.
 type spec[A any] struct {
-	set    *Set
-	tname  string
-	desc   string
+	set   *Set
+	tname string
+	title string // a short human name, for a client's list of tools
+	desc  string
+	hints Hints
+	// data is the type of Result.Data on success (see dataType).
+	data   reflect.Type
 	schema object
 	// check validates what a schema cannot say (one of two fields).
 	check func(*A) error
@@ -47,7 +52,7 @@ func (t *spec[A]) definition() Definition {
 	if err != nil {
 		panic("tools: schema of " + t.tname + " does not marshal: " + err.Error())
 	}
-	return Definition{Name: t.tname, Description: t.desc, InputSchema: raw}
+	return Definition{Name: t.tname, Title: t.title, Description: t.desc, InputSchema: raw, Hints: t.hints, Data: t.data}
 }
 
 func (t *spec[A]) decode(raw json.RawMessage) (any, error) {

@@ -21,17 +21,17 @@ type codeArgs struct {
 	Language       string            `json:"language"`
 	Code           string            `json:"code"`
 	Inputs         []json.RawMessage `json:"inputs"`
-	TimeoutSeconds int64             `json:"timeoutSeconds"`
-	InWorkspace    bool              `json:"inWorkspace"`
+	TimeoutSeconds int64             `json:"timeout_seconds"`
+	InWorkspace    bool              `json:"in_workspace"`
 
 	in    []coderun.Input
-	reads []string // the clean workspace paths of fromWorkspace inputs
+	reads []string // the clean workspace paths of from_workspace inputs
 	lang  coderun.Language
 	prep  *prepared // the classification, read as run_command reads one
 }
 
 // The fields of one input, and its bounds.
-var inputFields = map[string]bool{"name": true, "content": true, "fromWorkspace": true}
+var inputFields = map[string]bool{"name": true, "content": true, "from_workspace": true}
 
 const maxCodeInputs = coderun.DefaultMaxInputs
 
@@ -45,14 +45,15 @@ type codeTool struct {
 func init() {
 	register(func(s *Set) tool {
 		sp := &spec[codeArgs]{
-			set: s, tname: "run_code",
+			set: s, tname: "run_code", title: "Run a program",
+			hints: s.commandHints(), data: dataType[CodeResult](),
 			desc: codeDescription(s),
 			schema: obj([]string{"language", "code"}, map[string]*prop{
-				"language":       str("python, javascript, bash or sh.", 1, 16),
-				"code":           str("The program's source.", 1, s.opts.MaxArgBytes),
-				"inputs":         array("Files staged read-only under inputs/ before the code runs.", &prop{Type: "object"}, 0, maxCodeInputs),
-				"timeoutSeconds": integer("Stop the code after this many seconds.", 1, int64(s.opts.MaxTimeout.Seconds())),
-				"inWorkspace":    boolean("Start in the workspace root instead of a fresh directory."),
+				"language":        str("python, javascript, bash or sh.", 1, 16),
+				"code":            str("The program's source.", 1, s.opts.MaxArgBytes),
+				"inputs":          array("Files staged read-only under inputs/ before the code runs.", &prop{Type: "object"}, 0, maxCodeInputs),
+				"timeout_seconds": integer("Stop the code after this many seconds.", 1, int64(s.opts.MaxTimeout.Seconds())),
+				"in_workspace":    boolean("Start in the workspace root instead of a fresh directory."),
 			}),
 			check: s.prepareCode,
 			perms: s.codePermissions,
@@ -66,9 +67,9 @@ func codeDescription(s *Set) string {
 	return "Run a short program in python (python3), javascript (node), bash or sh, in the same sandbox as run_command " +
 		"(same file access, network policy, limits and time limits: default " + strconv.Itoa(int(s.opts.DefaultTimeout.Seconds())) +
 		" s, at most " + strconv.Itoa(int(s.opts.MaxTimeout.Seconds())) + " s). The code runs in a fresh empty directory that is deleted " +
-		"afterwards (or, with inWorkspace, in the workspace root " + s.nc.MountPath + "). " +
+		"afterwards (or, with in_workspace, in the workspace root " + s.nc.MountPath + "). " +
 		"inputs are files staged read-only under inputs/ (path also in $RINGFENCE_INPUT_DIR): each has a name (a relative path) and " +
-		"either content (text) or fromWorkspace (a file of the workspace to copy); inputs/manifest.json lists every input's name, " +
+		"either content (text) or from_workspace (a file of the workspace to copy); inputs/manifest.json lists every input's name, " +
 		"size and sha256. Write result files into the directory named by $RINGFENCE_OUTPUT_DIR (outputs/): after the run every " +
 		"regular file there is returned with its name, size, MIME type and SHA-256 — small text files are shown, large files are " +
 		"saved into the workspace under " + s.nc.MountPath + "/" + coderun.DefaultSaveLargeTo + "/ when it is writable; links and special files are refused. " +
@@ -88,9 +89,9 @@ func (t *codeTool) definition() Definition {
 	props["inputs"].(map[string]any)["items"] = map[string]any{
 		"type": "object", "additionalProperties": false, "required": []string{"name"},
 		"properties": map[string]any{
-			"name":          map[string]any{"type": "string", "minLength": 1, "maxLength": coderun.MaxNameBytes, "description": "Where it is staged, relative to inputs/ (subdirectories allowed)."},
-			"content":       map[string]any{"type": "string", "description": "The file's text. Give this or fromWorkspace."},
-			"fromWorkspace": map[string]any{"type": "string", "minLength": 1, "maxLength": maxPathChars, "description": "A workspace file to copy in. Give this or content."},
+			"name":           map[string]any{"type": "string", "minLength": 1, "maxLength": coderun.MaxNameBytes, "description": "Where it is staged, relative to inputs/ (subdirectories allowed)."},
+			"content":        map[string]any{"type": "string", "description": "The file's text. Give this or from_workspace."},
+			"from_workspace": map[string]any{"type": "string", "minLength": 1, "maxLength": maxPathChars, "description": "A workspace file to copy in. Give this or content."},
 		},
 	}
 	raw, err := json.Marshal(sc)
@@ -127,7 +128,7 @@ func (s *Set) prepareCode(a *codeArgs) error {
 
 // decodeInput reads one input object exactly: known fields only (named
 // case-sensitively), a string name, exactly one of content and
-// fromWorkspace, and a fromWorkspace path the model-path rule accepts.
+// from_workspace, and a from_workspace path the model-path rule accepts.
 func (s *Set) decodeInput(i int, raw json.RawMessage) (coderun.Input, string, error) {
 	field := "inputs[" + strconv.Itoa(i) + "]"
 	var fields map[string]json.RawMessage
@@ -141,11 +142,11 @@ func (s *Set) decodeInput(i int, raw json.RawMessage) (coderun.Input, string, er
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !inputFields[k] {
-			return coderun.Input{}, "", invalidf("unknown field %s", field+"."+k)
+			return coderun.Input{}, "", unknownField(field+"."+k, k, func(n string) bool { return inputFields[n] })
 		}
 	}
 	var name, content, from *string
-	for k, dst := range map[string]**string{"name": &name, "content": &content, "fromWorkspace": &from} {
+	for k, dst := range map[string]**string{"name": &name, "content": &content, "from_workspace": &from} {
 		if v, ok := fields[k]; ok && !isNull(v) {
 			if bytes.TrimSpace(v)[0] != '"' || json.Unmarshal(v, dst) != nil {
 				return coderun.Input{}, "", invalidf("field %s must be a string", field+"."+k)
@@ -156,7 +157,7 @@ func (s *Set) decodeInput(i int, raw json.RawMessage) (coderun.Input, string, er
 	case name == nil || *name == "":
 		return coderun.Input{}, "", invalidf("missing required field %s", field+".name")
 	case (content == nil) == (from == nil):
-		return coderun.Input{}, "", invalidf("field %s must give exactly one of content and fromWorkspace", field)
+		return coderun.Input{}, "", invalidf("field %s must give exactly one of content and from_workspace", field)
 	case content != nil:
 		return coderun.Input{Name: *name, Content: []byte(*content)}, "", nil
 	}

@@ -17,9 +17,9 @@ type CodeResult struct {
 	Interpreter        string                  `json:"interpreter"`
 	Inputs             []coderun.ManifestEntry `json:"inputs"`
 	Artifacts          []coderun.Artifact      `json:"artifacts"`
-	ArtifactsCollected bool                    `json:"artifactsCollected"`
-	ArtifactsCut       bool                    `json:"artifactsCut,omitempty"`
-	OmittedArtifacts   int                     `json:"omittedArtifacts,omitempty"`
+	ArtifactsCollected bool                    `json:"artifacts_collected"`
+	ArtifactsCut       bool                    `json:"artifacts_cut,omitempty"`
+	OmittedArtifacts   int                     `json:"omitted_artifacts,omitempty"`
 }
 
 // codeResult is run_command's view of the run (exit, stdout, stderr, the

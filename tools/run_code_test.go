@@ -81,13 +81,13 @@ func TestRunCodeSchemaMatchesDecoder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range []string{
-		`{"language":"python","code":"x"}`, `{"language":"sh","code":"x","timeoutSeconds":5,"inWorkspace":true}`,
+		`{"language":"python","code":"x"}`, `{"language":"sh","code":"x","timeout_seconds":5,"in_workspace":true}`,
 		`{"language":"python","code":"x","inputs":[{"name":"a","content":""}]}`,
-		`{"language":"python","code":"x","inputs":[{"name":"a","fromWorkspace":"b"}]}`,
+		`{"language":"python","code":"x","inputs":[{"name":"a","from_workspace":"b"}]}`,
 		`{"language":"ruby","code":"x"}`, `{"language":"python","code":""}`, `{"language":"python"}`,
 		`{"language":"python","code":"x","inputs":[{"name":"a","content":"x","mode":1}]}`,
 		`{"language":"python","code":"x","inputs":[{"content":"x"}]}`, `{"language":"python","code":"x","inputs":[{"name":""}]}`,
-		`{"language":"python","code":"x","inputs":["a"]}`, `{"language":"python","code":"x","timeoutSeconds":0}`,
+		`{"language":"python","code":"x","inputs":["a"]}`, `{"language":"python","code":"x","timeout_seconds":0}`,
 	} {
 		var inst any
 		if err := json.Unmarshal([]byte(args), &inst); err != nil {
@@ -107,7 +107,7 @@ func TestRunCodeSchemaMatchesDecoder(t *testing.T) {
 func TestRunCodePermissions(t *testing.T) {
 	f := newFixture(t, setup{mode: policy.WorkspaceWrite})
 	perms, err := f.set.Permissions("run_code", raw(t, obj_{"language": "python", "code": "print(1)",
-		"inputs": []obj_{{"name": "a.csv", "fromWorkspace": "/workspace/data/a.csv"}, {"name": "b", "content": "x"}}}))
+		"inputs": []obj_{{"name": "a.csv", "from_workspace": "/workspace/data/a.csv"}, {"name": "b", "content": "x"}}}))
 	want := "shell:python3|filesystem:read /workspace/data/a.csv|filesystem:write /workspace/outputs"
 	if err != nil || strings.Join(perms, "|") != want {
 		t.Errorf("permissions %q, %v", perms, err)
@@ -125,12 +125,12 @@ func TestRunCodeArgumentsRefused(t *testing.T) {
 		{`{"language":"python","code":"x","extra":1}`, outcome.InvalidArguments},
 		{`{"language":"python","code":"x","inputs":[{"name":"a","content":"x","mode":1}]}`, outcome.InvalidArguments},
 		{`{"language":"python","code":"x","inputs":[{"Name":"a","content":"x"}]}`, outcome.InvalidArguments},
-		{`{"language":"python","code":"x","inputs":[{"name":"a","content":"x","fromWorkspace":"b"}]}`, outcome.InvalidArguments},
+		{`{"language":"python","code":"x","inputs":[{"name":"a","content":"x","from_workspace":"b"}]}`, outcome.InvalidArguments},
 		{`{"language":"python","code":"x","inputs":[{"name":"a"}]}`, outcome.InvalidArguments},
 		{`{"language":"python","code":"x","inputs":["a"]}`, outcome.InvalidArguments},
 		{`{"language":"python","code":"x","inputs":[{"name":1,"content":"x"}]}`, outcome.InvalidArguments},
-		{`{"language":"python","code":"x","inputs":[{"name":"a","fromWorkspace":"../etc/passwd"}]}`, outcome.PathRejected},
-		{`{"language":"python","code":"x","timeoutSeconds":100000}`, outcome.InvalidArguments},
+		{`{"language":"python","code":"x","inputs":[{"name":"a","from_workspace":"../etc/passwd"}]}`, outcome.PathRejected},
+		{`{"language":"python","code":"x","timeout_seconds":100000}`, outcome.InvalidArguments},
 	} {
 		_, err := f.set.Permissions("run_code", json.RawMessage(c.args))
 		o, _ := OutcomeOf(err)
@@ -156,7 +156,7 @@ open(os.path.join(out, "big.bin"), "wb").write(b"\0" * 300000)
 os.symlink("/etc/passwd", os.path.join(out, "link"))
 `
 	r := f.call("run_code", obj_{"language": "python", "code": code, "inputs": []obj_{
-		{"name": "in.csv", "fromWorkspace": "data/in.csv"}, {"name": "note", "content": "hi"}}})
+		{"name": "in.csv", "from_workspace": "data/in.csv"}, {"name": "note", "content": "hi"}}})
 	wantKind(t, r, outcome.OK)
 	for _, w := range []string{"exit code 0", "2 True", "--- outputs (3 entries) ---",
 		`"sum.csv" 8 bytes, text/csv; charset=utf-8, sha256 `, "--- \"sum.csv\" (8 bytes) ---\ntotal\n3",
@@ -215,7 +215,7 @@ func TestRunCodeMissingInterpreter(t *testing.T) {
 func TestRunCodeTimeoutAndFailure(t *testing.T) {
 	f := newFixture(t, setup{mode: policy.WorkspaceWrite})
 	needCode(t, f, "bash")
-	r := f.call("run_code", obj_{"language": "bash", "code": "sleep 30", "timeoutSeconds": 1})
+	r := f.call("run_code", obj_{"language": "bash", "code": "sleep 30", "timeout_seconds": 1})
 	wantKind(t, r, outcome.TimedOut)
 	r = f.call("run_code", obj_{"language": "bash", "code": "# " + codeMarker + "\necho bad >&2; exit 3"})
 	wantKind(t, r, outcome.NonzeroExit)
@@ -266,11 +266,11 @@ func TestRunCodeFollowsTheClassifier(t *testing.T) {
 func FuzzRunCodeArgs(f *testing.F) {
 	for _, s := range []string{
 		`{"language":"python","code":"print(1)"}`,
-		`{"language":"sh","code":"x","inputs":[{"name":"a/b","fromWorkspace":"/workspace/c"}],"timeoutSeconds":3}`,
-		`{"language":"bash","code":"x","inputs":[{"name":"a","content":"y"},{"name":"b","fromWorkspace":"../x"}]}`,
-		`{"language":"javascript","code":"x","inputs":[{"name":"a","content":null,"fromWorkspace":"d"}]}`,
+		`{"language":"sh","code":"x","inputs":[{"name":"a/b","from_workspace":"/workspace/c"}],"timeout_seconds":3}`,
+		`{"language":"bash","code":"x","inputs":[{"name":"a","content":"y"},{"name":"b","from_workspace":"../x"}]}`,
+		`{"language":"javascript","code":"x","inputs":[{"name":"a","content":null,"from_workspace":"d"}]}`,
 		`{"language":"python","code":"x","inputs":[{"name":"a","Content":"y"}]}`,
-		`{"language":"python","code":"x","inputs":[[]]}`, `[]`, `{"language":"python","code":"x","inWorkspace":1}`,
+		`{"language":"python","code":"x","inputs":[[]]}`, `[]`, `{"language":"python","code":"x","in_workspace":1}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"github.com/ringfence/ringfence"
 	"os"
 	"path"
 	"strconv"
@@ -39,7 +40,8 @@ const maxArgv = 4096
 func init() {
 	register(func(s *Set) tool {
 		return &spec[runArgs]{
-			set: s, tname: "run_command",
+			set: s, tname: "run_command", title: "Run a command",
+			hints: s.commandHints(), data: dataType[ringfence.ExecResult](),
 			desc: "Run a command in a sandbox over the workspace (" + s.nc.MountPath + "), with a time limit. Give either command, " +
 				"a shell command line (run with `" + path.Base(s.shell[0]) + " -c`: pipes, && and redirections work), or argv, the program and its " +
 				"arguments without a shell — exactly one of them. cwd is a directory relative to the workspace (default its root). " +

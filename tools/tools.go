@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -15,10 +16,14 @@ import (
 
 // Definition is one tool as an agent sees it.
 type Definition struct {
-	Name         string          `json:"name"`
-	Description  string          `json:"description"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	Hints       Hints           `json:"hints"`
+	// Data is the Go type of Result.Data when the call succeeds (a
+	// pointer to a struct); a failed call may have none.
+	Data reflect.Type `json:"-"`
 }
 
 // The defaults of Options.
@@ -196,9 +201,13 @@ func (s *Set) Permissions(name string, args json.RawMessage) ([]string, error) {
 // returns a result with an outcome kind.
 func (s *Set) Call(ctx context.Context, name string, args json.RawMessage) Result {
 	start := time.Now()
+	ctx, notes := withNotes(ctx)
 	r := s.call(ctx, name, args)
 	r.Audit.Tool = name
 	r.Audit.Duration = time.Since(start)
+	if n := notes.joined(); n != "" && r.Outcome.Kind != outcome.GateDeclined {
+		r.Outcome.Note = n
+	}
 	s.finish(&r)
 	return r
 }
@@ -234,10 +243,16 @@ func (s *Set) finish(r *Result) {
 	default:
 		r.IsError = true
 	}
+	// The content is scrubbed of the host root; so is the narration
+	// (outcome.Narrate does it), except a path-rejected path, which is the
+	// model's own string shown as given (see rejectedPath).
+	r.Text = s.scrub(r.Text)
 	if r.Outcome.Kind != outcome.OK {
 		r.Text = joinText(r.Text, s.narrate(r.Outcome))
 	}
-	r.Text = s.scrub(r.Text)
+	if r.Outcome.Note != "" && r.Outcome.Kind != outcome.GateDeclined {
+		r.Text = joinText(r.Text, s.scrub(noteText(r.Outcome.Note)))
+	}
 }
 
 func (s *Set) failed(o outcome.Outcome) Result { return Result{Outcome: o} }

@@ -14,7 +14,8 @@ type writeArgs struct {
 func init() {
 	register(func(s *Set) tool {
 		return &spec[writeArgs]{
-			set: s, tname: "write_file",
+			set: s, tname: "write_file", title: "Write a file",
+			hints: writeHints, data: dataType[WriteData](),
 			desc: "Create or replace a file in the workspace with the given text, atomically (a reader never sees half a file). " +
 				"Paths are relative to the workspace, or absolute under " + s.nc.MountPath + "; missing parent directories are created. " +
 				"Only paths the sandbox policy makes writable can be written: a write elsewhere is refused, or, where a person " +

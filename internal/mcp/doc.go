@@ -4,11 +4,28 @@
 //
 // # What it guarantees
 //
-//   - Every tool is served with the tool layer's own input schema, and
-//     every call answers with the model-facing text, the outcome as
-//     structured content ({"outcome": {...}, "data": ...}) and isError from
-//     the result. read_media's bytes go out as image content, or as an
-//     embedded blob (a PDF) named by its model path.
+//   - Every tool is served with the tool layer's own input schema, its
+//     title, annotations from its hints (readOnlyHint, destructiveHint,
+//     idempotentHint, openWorldHint — never understating: commands are
+//     open-world because an approved network command gets the network),
+//     and an output schema; the server sends instructions (the workspace,
+//     paths, approvals). Every call answers with the model-facing text, the
+//     outcome as structured content ({"outcome": {...}, "data": ...}) and
+//     isError from the result. read_media's bytes go out as image content,
+//     or as an embedded blob (a PDF) named by its model path.
+//   - One naming style: every parameter (the tool layer's) and every field
+//     of the structured content is snake_case. The content's types are
+//     shared with the CLI's --json (camelCase), so this layer renames their
+//     field names (schema.go) — object keys only, and no type reachable
+//     from the content is a map or an interface, so no data is renamed
+//     (tested). The output schemas are built from the same types and
+//     renamed the same way; every test call validates against them, as
+//     the TypeScript SDK client does. Old camelCase parameter names are
+//     refused with the new name, never aliased.
+//   - The approval form is a titled single-select (oneOf of const + title,
+//     decline by default; not the deprecated enumNames) and a note. The
+//     note reaches the model on approval (tools says it after the result,
+//     and in outcome.note) and on decline.
 //   - A session is a connection (stdio) or an MCP session (HTTP). Each gets
 //     its own tools.Set on its first call, so approvals never cross
 //     sessions; the sandbox (and its backend) is shared. Concurrent calls in
@@ -78,6 +95,12 @@
 //
 // # Known gaps
 //
+//   - Annotations are listed once per server, so they assume a session
+//     may be asked: an HTTP session without the approver credential (no
+//     gate) still sees run_command as open-world under deny.
+//   - The Inspector CLI tested is v1 (v2 needs node 22); its CLI mode
+//     declares no elicitation, so only the TypeScript SDK client tests
+//     the approval form end to end with a real client.
 //   - Protocol 2026-07-28 (stateless sessions, multi round-trip input
 //     requests) is not served: clients fall back to 2025-11-25, where a
 //     session is a connection and elicitation is a server request.

@@ -26,14 +26,20 @@ const (
 )
 
 // approvalSchema is the form the person fills in: one choice and a note
-// for the model.
+// for the model. The choice is a titled single-select enum as MCP
+// 2025-11-25 defines it (oneOf of const + title); the deprecated
+// enumNames is not sent. Decline is the default, so a form submitted
+// without a choice approves nothing.
 var approvalSchema = map[string]any{
 	"type": "object",
 	"properties": map[string]any{
 		fieldDecision: map[string]any{
-			"type": "string", "title": "Decision",
-			"enum":      []string{choiceOnce, choiceSession, choiceDecline},
-			"enumNames": []string{"Approve this call", "Approve for this session", "Decline"},
+			"type": "string", "title": "Decision", "default": choiceDecline,
+			"oneOf": []map[string]any{
+				{"const": choiceOnce, "title": "Approve this call"},
+				{"const": choiceSession, "title": "Approve for this session"},
+				{"const": choiceDecline, "title": "Decline"},
+			},
 		},
 		fieldNote: map[string]any{
 			"type": "string", "title": "Note for the agent (optional)", "maxLength": maxNote,
@@ -71,14 +77,18 @@ func canElicit(ss *sdk.ServerSession) bool {
 // known approving choice declines: a cancel, a decline, a missing or
 // unknown choice.
 func answerOf(res *sdk.ElicitResult) tools.Answer {
-	if res == nil || res.Action != "accept" {
+	if res == nil {
 		return tools.Answer{Decision: tools.Decline}
 	}
+	// The note reaches the model whatever the answer: with an approval
+	// (tools says it after the result) and with a decline, including a
+	// client's own decline button if it sent the form's content along.
 	note, _ := res.Content[fieldNote].(string)
-	if len(note) > maxNote {
-		note = note[:maxNote]
-	}
+	note = cutRunes(note, maxNote)
 	a := tools.Answer{Decision: tools.Decline, Note: note}
+	if res.Action != "accept" {
+		return a
+	}
 	switch res.Content[fieldDecision] {
 	case choiceOnce:
 		a.Decision = tools.ApproveOnce
@@ -86,4 +96,12 @@ func answerOf(res *sdk.ElicitResult) tools.Answer {
 		a.Decision = tools.ApproveSession
 	}
 	return a
+}
+
+// cutRunes keeps at most n characters of s, never splitting one.
+func cutRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
 }

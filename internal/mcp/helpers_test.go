@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ringfence/ringfence"
@@ -101,11 +102,13 @@ type elicitor struct {
 	content map[string]any
 	block   bool // wait until the server gives up
 	asked   []string
+	schemas []any // the requested schema of each question
 }
 
 func (el *elicitor) handle(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	el.mu.Lock()
 	el.asked = append(el.asked, req.Params.Message)
+	el.schemas = append(el.schemas, req.Params.RequestedSchema)
 	action, content, block := el.action, el.content, el.block
 	el.mu.Unlock()
 	if block {
@@ -172,7 +175,94 @@ func call(t *testing.T, cs *sdk.ClientSession, name string, args any) (*sdk.Call
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatalf("%s: structured content %s: %v", name, b, err)
 	}
+	// Every structured result matches the tool's output schema, and all
+	// its names are snake_case.
+	validateStructured(t, cs, name, b)
 	return res, st
+}
+
+var outputSchemas sync.Map // *sdk.ClientSession → map[string]*jsonschema.Resolved
+
+// validateStructured checks structured content (JSON) against the output
+// schema the session listed for the tool, and its keys' spelling.
+func validateStructured(t *testing.T, cs *sdk.ClientSession, name string, content []byte) {
+	t.Helper()
+	r := loadSchemas(t, cs)[name]
+	if r == nil {
+		return // an unknown tool: a protocol error, no content
+	}
+	var doc any
+	if err := json.Unmarshal(content, &doc); err != nil {
+		t.Fatalf("%s: structured content is not JSON: %v", name, err)
+	}
+	if err := r.Validate(doc); err != nil {
+		t.Fatalf("%s: structured content does not match the output schema: %v\n%s", name, err, content)
+	}
+	if bad := nonSnakeKeys(doc, ""); len(bad) > 0 {
+		t.Fatalf("%s: structured content names not in snake_case: %v", name, bad)
+	}
+}
+
+// loadSchemas lists the session's tools once (a test that counts the
+// requests a call makes loads them first) and resolves their output
+// schemas.
+func loadSchemas(t *testing.T, cs *sdk.ClientSession) map[string]*jsonschema.Resolved {
+	t.Helper()
+	v, ok := outputSchemas.Load(cs)
+	if !ok {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]*jsonschema.Resolved{}
+		for _, tl := range res.Tools {
+			raw, _ := json.Marshal(tl.OutputSchema)
+			var sc jsonschema.Schema
+			if err := json.Unmarshal(raw, &sc); err != nil {
+				t.Fatalf("%s: output schema: %v", tl.Name, err)
+			}
+			r, err := sc.Resolve(nil)
+			if err != nil {
+				t.Fatalf("%s: output schema does not resolve: %v", tl.Name, err)
+			}
+			m[tl.Name] = r
+		}
+		v, _ = outputSchemas.LoadOrStore(cs, m)
+	}
+	return v.(map[string]*jsonschema.Resolved)
+}
+
+// nonSnakeKeys lists every object key of a JSON document that is not
+// snake_case.
+func nonSnakeKeys(v any, at string) []string {
+	var bad []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if !isSnake(k) {
+				bad = append(bad, at+k)
+			}
+			bad = append(bad, nonSnakeKeys(e, at+k+".")...)
+		}
+	case []any:
+		for _, e := range v {
+			bad = append(bad, nonSnakeKeys(e, at+"[].")...)
+		}
+	}
+	return bad
+}
+
+// isSnake: lower-case letters, digits and single inner underscores.
+func isSnake(k string) bool {
+	if k == "" || k[0] == '_' || k[len(k)-1] == '_' || strings.Contains(k, "__") {
+		return false
+	}
+	for _, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func text(r *sdk.CallToolResult) string {

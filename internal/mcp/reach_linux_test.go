@@ -72,6 +72,7 @@ func TestSandboxedCommandCannotReachServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			loadSchemas(t, cs)    // the test's own listing, before counting
 			before := hits.Load() // the person's own client's requests
 			r, st := call(t, cs, "run_code", map[string]any{"language": "python", "code": code})
 			t.Logf("inside: %s", text(r))
@@ -91,6 +92,7 @@ func TestSandboxedCommandCannotReachServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			loadSchemas(t, agent)
 			asked := yes.count()
 			before = hits.Load()
 			curl := "curl -sS -m 5 -H 'Authorization: Bearer " + approverCred.Token + "' -H 'Content-Type: application/json' " +

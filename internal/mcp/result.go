@@ -10,7 +10,8 @@ import (
 )
 
 // Structured is every tool's structured content: the outcome as data and
-// the tool's own result.
+// the tool's own result. It goes out with every field name in snake_case
+// (schema.go), as the tool's output schema says.
 type Structured struct {
 	Outcome outcome.Outcome `json:"outcome"`
 	Data    any             `json:"data,omitempty"`
@@ -31,9 +32,16 @@ func toMCP(r tools.Result) *sdk.CallToolResult {
 			}})
 		}
 	}
+	st, err := structuredValue(Structured{Outcome: r.Outcome, Data: r.Data})
+	if err != nil {
+		// Unreachable (every type here marshals, no two names collide —
+		// tested); fail closed: the model still reads the text, and the
+		// call is an error.
+		st, r.IsError = map[string]any{"outcome": map[string]any{"kind": string(outcome.IOFailure)}}, true
+	}
 	return &sdk.CallToolResult{
 		Content:           content,
-		StructuredContent: Structured{Outcome: r.Outcome, Data: r.Data},
+		StructuredContent: st,
 		IsError:           r.IsError,
 	}
 }

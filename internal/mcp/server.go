@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"sync"
@@ -84,15 +83,13 @@ func NewServer(cfg Config) *Server {
 	}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: cfg.Name, Version: cfg.Version}, &sdk.ServerOptions{
 		Logger:                    cfg.Logger,
+		Instructions:              instructions(cfg.Sandbox),
 		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 		SupportedProtocolVersions: protocolVersions,
 		InitializedHandler:        func(context.Context, *sdk.InitializedRequest) { s.prune() },
 	})
-	for _, d := range tools.New(cfg.Sandbox, cfg.Tools).Definitions() {
-		s.mcp.AddTool(&sdk.Tool{
-			Name: d.Name, Description: d.Description,
-			InputSchema: d.InputSchema, OutputSchema: outputSchema,
-		}, s.handle)
+	for _, d := range definitions(cfg) {
+		s.mcp.AddTool(d, s.handle)
 	}
 	return s
 }
@@ -102,12 +99,6 @@ func NewServer(cfg Config) *Server {
 // token info HTTPHandler adds has no approval gate: serving it some other
 // way never makes its client an approver.
 func (s *Server) MCP() *sdk.Server { return s.mcp }
-
-// outputSchema describes the structured content of every tool: the
-// outcome as data (package outcome's union) and the tool's own result.
-var outputSchema = json.RawMessage(`{"type":"object","properties":{` +
-	`"outcome":{"type":"object","properties":{"kind":{"type":"string"}},"required":["kind"]},` +
-	`"data":{}},"required":["outcome"]}`)
 
 func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	sess := s.session(req.Session, req.Extra)
