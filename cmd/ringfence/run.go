@@ -63,6 +63,7 @@ whose "kind" says exactly what happened.`,
 }
 
 func runCommand(cmd *cobra.Command, ld *loaded, argv []string, asJSON, quiet bool) error {
+	ld.config.Audience = outcome.AudienceCLI // notes name --timeout, not timeout_seconds
 	sb, err := ringfence.New(ld.config)
 	if err != nil {
 		return refusal(err)
