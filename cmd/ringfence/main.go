@@ -58,14 +58,15 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	prefix := paint(colorOn(root, stderr), sgrError, "ringfence:")
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "ringfence:", ee.err)
+			fmt.Fprintln(stderr, prefix, ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "ringfence:", err)
+	fmt.Fprintln(stderr, prefix, err)
 	return exitUsage
 }
 
@@ -80,5 +81,8 @@ model what happened in words it can act on.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(subcommands()...)
+	setVersionFlag(root)
+	colorFlag(root)
+	completeValues(root)
 	return root
 }

@@ -92,7 +92,8 @@ func runCommand(cmd *cobra.Command, ld *loaded, argv []string, asJSON, quiet boo
 			return err
 		}
 	} else if !quiet && res.Outcome.Kind != outcome.OK && res.Outcome.Kind != outcome.NonzeroExit {
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s%s\n", outcome.AnnotationPrefix, res.Narration)
+		prefix := paint(colorOn(cmd, cmd.ErrOrStderr()), sgrNote, strings.TrimSuffix(outcome.AnnotationPrefix, " "))
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s %s\n", prefix, res.Narration)
 	}
 	if code := exitCodeOf(res, stopped()); code != 0 {
 		return &exitError{code: code}
