@@ -86,3 +86,17 @@ model what happened in words it can act on.`,
 	completeValues(root)
 	return root
 }
+
+// exitTable is the exit-status table of `ringfence run --help`; README.md
+// has the same rows (a test compares them).
+const exitTable = `  N      the command's own exit status, passed through
+  120    no backend on this host can enforce the policy; nothing ran
+  121    the policy or the request was refused
+  122    a resource limit (memory, processes, CPU time, output) ended the command
+  124    the timeout ended the command (as timeout(1))
+  125    bad or conflicting flags, a bad policy file, or the sandbox failed to start
+  126    the command exists but could not be executed
+  127    the command was not found inside the sandbox
+  128+N   the command, or ringfence itself, was ended by signal N
+  130    ringfence was interrupted (Ctrl-C, SIGINT); the tree was stopped first
+`

@@ -34,15 +34,13 @@ By default the workspace (--root, default the current directory) and a private
 temp dir are writable, the rest of the host is read-only, protected paths such
 as .git/hooks and shell start-up files are read-only, and the network is off.
 
-The command's output passes through live; its exit status becomes ringfence's
-(126 not executable, 127 not found, as a shell). When ringfence itself decides
-the result it exits with one of its own codes: 120 no backend can enforce the
-policy (nothing ran), 121 policy refused, 122 a resource limit ended the
-command, 124 timed out, 125 usage error (conflicting flags are refused with the
-reason); 128+N when ringfence was stopped by signal N. A timeout or a signal
-sends SIGTERM to the command's whole tree, and SIGKILL --kill-after later, so
-trap handlers run. --json prints one object
-whose "kind" says exactly what happened.`,
+The command's output passes through live. A timeout or a signal sends SIGTERM
+to the command's whole tree, and SIGKILL --kill-after later, so trap handlers
+run. --json prints one object whose "kind" says exactly what happened.
+
+Exit status:
+` + exitTable + `
+A command can exit with 120-125 itself; --json always says which it was.`,
 		Example: `  ringfence run -- make test
   ringfence run --network loopback --timeout 2m -- pytest -x
   ringfence run --mode read-only --json -- sh -c 'ls; touch x'
