@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -20,8 +21,24 @@ func goEnv(extra ...string) []string {
 			env = append(env, kv)
 		}
 	}
+	env = append(env, goCaches()...)
 	return append(env, append([]string{"GOFLAGS=-buildvcs=auto", "GOPROXY=off", "GOTOOLCHAIN=local"}, extra...)...)
 }
+
+var goCachesOnce = sync.OnceValue(func() []string {
+	c := exec.Command("go", "env", "GOMODCACHE", "GOCACHE", "GOPATH")
+	c.Env = append(os.Environ(), "HOME="+realHome)
+	out, err := c.Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || len(lines) != 3 {
+		return nil
+	}
+	return []string{"GOMODCACHE=" + lines[0], "GOCACHE=" + lines[1], "GOPATH=" + lines[2]}
+})
+
+// goCaches are the module and build caches of whoever runs the tests
+// (TestMain gave the tests a fresh HOME; the caches stay where they are).
+func goCaches() []string { return goCachesOnce() }
 
 // staticELF reports why the ELF file at path is not a static executable:
 // it asks for a program interpreter (the dynamic loader) or names shared
