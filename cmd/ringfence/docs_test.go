@@ -137,7 +137,6 @@ func TestDocExamples(t *testing.T) {
 	}
 }
 
-
 // runDocBlock runs a console block's commands and returns what they
 // printed (stdout and stderr as one stream, in order) with the temporary
 // home shown as /home/me.

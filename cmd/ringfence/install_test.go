@@ -91,19 +91,8 @@ func TestInstallFromCheckout(t *testing.T) {
 	if len(proxy) != 1 || !strings.HasPrefix(proxy[0], "CGO_ENABLED=0 go install ") || !strings.HasSuffix(proxy[0], "/cmd/ringfence@latest") {
 		t.Fatalf("the module-proxy command does not build statically: %q", proxy)
 	}
-	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
-	if err != nil {
-		t.Fatalf("not in a git checkout: %v", err)
-	}
 	dir := t.TempDir()
-	clone := filepath.Join(dir, "ringfence")
-	if out, err := exec.Command("git", "clone", "-q", "--shared", strings.TrimSpace(string(top)), clone).CombinedOutput(); err != nil {
-		t.Fatalf("clone: %v: %s", err, out)
-	}
-	head, err := exec.Command("git", "-C", clone, "rev-parse", "HEAD").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
+	clone, head := freshClone(t, dir)
 	bin := filepath.Join(dir, "bin")
 	c := exec.Command("sh", "-c", lines[1])
 	c.Dir, c.Env = clone, goEnv("GOBIN="+bin)
@@ -119,7 +108,7 @@ func TestInstallFromCheckout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rev := strings.TrimSpace(string(head))[:12]; !strings.Contains(string(out), rev) || strings.Contains(string(out), "(devel)") {
+	if rev := head[:12]; !strings.Contains(string(out), rev) || strings.Contains(string(out), "(devel)") {
 		t.Errorf("--version %q does not name commit %s", out, rev)
 	}
 	if !regexp.MustCompile(`^ringfence \S+ linux/\w+ go1\.`).Match(out) {
@@ -152,5 +141,59 @@ func TestStaticCheckSeesDynamic(t *testing.T) {
 		if (why == "") != (cgo == "0") {
 			t.Errorf("CGO_ENABLED=%s: static check says %q", cgo, why)
 		}
+	}
+}
+
+// freshClone clones this checkout's HEAD into dir/ringfence, as a person
+// would get it, and returns the clone and its commit.
+func freshClone(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Fatalf("not in a git checkout: %v", err)
+	}
+	clone := filepath.Join(dir, "ringfence")
+	if out, err := exec.Command("git", "clone", "-q", "--shared", strings.TrimSpace(string(top)), clone).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v: %s", err, out)
+	}
+	head, err := exec.Command("git", "-C", clone, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return clone, strings.TrimSpace(string(head))
+}
+
+// The README's first command works in a fresh clone, as written.
+func TestTwoCommandsFreshClone(t *testing.T) {
+	needBackend(t, "auto")
+	blocks, err := fencedBlocks("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, b := range blocks {
+		if b.marker("checked-by") == "TestTwoCommandsFreshClone" {
+			line = strings.TrimSpace(b.body)
+		}
+	}
+	if !strings.HasPrefix(line, "go run ./cmd/ringfence run -- ") || strings.Contains(line, "\n") {
+		t.Fatalf("the README's first command is not one go run line: %q", line)
+	}
+	clone, _ := freshClone(t, t.TempDir())
+	c := exec.Command("sh", "-c", line)
+	c.Dir, c.Env = clone, goEnv()
+	out, err := c.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 {
+		t.Fatalf("%s: %v: %s", line, err, out)
+	}
+	for _, want := range []string{"hello\n", "touch: cannot touch '/etc/x': Read-only file system",
+		"[ringfence] The sandbox refused part of what the command did, and it exited with code 1. Refused: read-only-filesystem: /etc/x."} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%s: no %q in\n%s", line, want, out)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(clone, "out.txt")); err != nil || string(b) != "hello\n" {
+		t.Errorf("out.txt: %q %v", b, err)
 	}
 }
