@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
-	"os/exec"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/tools"
 )
 
 func TestVersionFrom(t *testing.T) {
@@ -80,52 +82,6 @@ const (
 	redPrefix  = sgrError + "ringfence:" + sgrReset
 	notePrefix = sgrNote + "[ringfence]" + sgrReset
 )
-
-// Colour goes to a terminal only, NO_COLOR and --color decide over that,
-// and only ringfence's own prefix is painted — in a real process whose
-// stderr is a pseudo-terminal or a pipe.
-func TestColorOnTerminalOnly(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		tty     bool
-		env     []string
-		args    []string
-		colored bool
-	}{
-		{"tty auto", true, nil, nil, true},
-		{"tty NO_COLOR", true, []string{"NO_COLOR=1"}, nil, false},
-		{"tty TERM=dumb", true, []string{"TERM=dumb"}, nil, false},
-		{"tty never", true, nil, []string{"--color=never"}, false},
-		{"pipe auto", false, nil, nil, false},
-		{"pipe always", false, []string{"NO_COLOR=1"}, []string{"--color=always"}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			args := append(append([]string{}, tc.args...), "run", "--mode", "bogus", "--", "true")
-			c := cliProcess(t, t.TempDir(), args...)
-			c.Env = append(append(c.Env, "TERM=xterm"), tc.env...)
-			var got string
-			if tc.tty {
-				u := newUserPTY(t, 24, 80)
-				c.Stderr = u.slave
-				err := c.Run()
-				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitUsage {
-					t.Fatalf("exit: %v", err)
-				}
-				u.waitFor(t, "--mode")
-				got = u.text()
-			} else {
-				out, err := c.CombinedOutput()
-				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitUsage {
-					t.Fatalf("exit: %v: %s", err, out)
-				}
-				got = string(out)
-			}
-			if strings.Contains(got, redPrefix) != tc.colored || (!tc.colored && strings.Contains(got, "\x1b[")) {
-				t.Errorf("coloured=%v wanted, got %q", tc.colored, got)
-			}
-		})
-	}
-}
 
 // The note after a refused run is painted with --color=always and plain
 // otherwise; the command's own stderr is never painted.
@@ -228,6 +184,11 @@ func TestCLIWordsAndUnits(t *testing.T) {
 	}
 	if !strings.Contains(res.Narration, "(timeout_seconds)") || strings.Contains(res.Narration, "--timeout") {
 		t.Errorf("model timeout: %q", res.Narration)
+	}
+	// The tools MCP serves: the model's words, with the argument it has.
+	r := tools.New(sb, tools.Options{}).Call(ctx, "run_command", json.RawMessage(`{"command": "sleep 30", "timeout_seconds": 1}`))
+	if r.Outcome.Kind != outcome.TimedOut || !strings.Contains(r.Text, "Give a larger timeout_seconds") || strings.Contains(r.Text, "--") {
+		t.Errorf("tools timeout: %s: %q", r.Outcome.Kind, r.Text)
 	}
 }
 
