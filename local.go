@@ -50,6 +50,9 @@ type Config struct {
 	// Home is how commands see the user's home: with On, the real files to
 	// read and writes kept in a private layer per workspace.
 	Home HomeConfig
+	// Audience is who reads each result's narration: a model (the zero
+	// value, tool-argument words) or the command line (flag words).
+	Audience outcome.Audience
 }
 
 // DefaultKillAfter is the grace between SIGTERM and SIGKILL when a command

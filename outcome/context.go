@@ -20,6 +20,9 @@ type Context struct {
 	// PrivateTmp says the command's /tmp is a private scratch mount that
 	// is thrown away when the command ends (the linux and bwrap backends).
 	PrivateTmp bool
+	// Audience is who reads the narration: a model (the zero value) is
+	// advised in tool-argument words, the command line in its flags.
+	Audience Audience
 }
 
 func (c Context) mount() string {

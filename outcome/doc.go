@@ -73,6 +73,21 @@
 // they sit in or forge a line. Golden files pin the text of every kind,
 // and a test fails if a Kind is added without a narrator and a golden.
 //
+// # Audience
+//
+// The same outcome is told to two readers. A model calling tools (MCP, the
+// Go tools API; Context.Audience's zero value) is advised in the words of
+// its tool arguments — "timeout_seconds", "ask the user"; a person at
+// `ringfence run` (AudienceCLI) in ringfence's flags — "--timeout",
+// "--memory", "--write PATH". Only the advice differs, never the facts,
+// and it comes from one table (audience.go) that a test walks: the CLI's
+// words never name a tool argument, the model's never a flag. Sizes are
+// binary units rounded down ("50 MiB", "at least 514.9 MiB"), never a raw
+// byte count; durations are "30 seconds" beside timeout_seconds and "2m30s"
+// (the syntax --timeout takes) on the command line. Kinds only the MCP
+// tools produce (file operations, the approval gate, invalid arguments,
+// run_code's missing interpreter) are worded for the model alone.
+//
 // Connections the domains network's proxy refused (Evidence.Network) are
 // facts from the supervisor, not stderr text: any one makes the run
 // denied, each is a violation with reason "network-blocked", and the

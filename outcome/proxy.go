@@ -55,9 +55,9 @@ func (b NetBlock) target() string {
 // narrateBlocked is the sandbox-violation sentence when the network policy
 // refused connections: the first refusal in full, with what to do, and
 // the others listed.
-func narrateBlocked(o Outcome) string {
+func narrateBlocked(o Outcome, c Context) string {
 	b := o.Blocked[0]
-	text := "The sandbox blocked a connection to " + clean(b.target()) + ": " + blockedWhy(b, o.Allowed)
+	text := "The sandbox blocked a connection to " + clean(b.target()) + ": " + blockedWhy(b, o.Allowed, c)
 	if rest := o.Blocked[1:]; len(rest) > 0 {
 		others := make([]string, 0, len(rest))
 		for _, r := range rest {
@@ -77,19 +77,19 @@ func narrateBlocked(o Outcome) string {
 	return text
 }
 
-func blockedWhy(b NetBlock, allowed []string) string {
+func blockedWhy(b NetBlock, allowed []string, c Context) string {
 	switch b.Reason {
 	case "blocked-by-allowlist":
 		if len(allowed) == 0 {
-			return "no domain is allowed. Ask the user to allow it."
+			return "no domain is allowed. " + c.allowDomain(b.Host)
 		}
-		return "it is not in the allowed domains (" + list(allowed) + "). Ask the user to allow it."
+		return "it is not in the allowed domains (" + list(allowed) + "). " + c.allowDomain(b.Host)
 	case "blocked-by-denylist":
 		s := "the policy denies it (rule " + clean(b.Rule) + ")"
 		if b.Why != "" {
 			s += ": " + clean(b.Why)
 		}
-		return s + ". Do not try to reach it another way; ask the user if it is needed."
+		return s + ". " + c.say(phDeniedDomain)
 	case "private-address":
 		return "the name leads to a private or local address, which the sandbox never connects to. Use a public host."
 	case "sni-mismatch":

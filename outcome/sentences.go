@@ -40,7 +40,13 @@ func narrateDenied(o Outcome, c Context) string {
 	}
 	text := "Writing " + quote(o.Path) + " was refused by the sandbox policy: it is not writable" + inMode(c) + ". "
 	if len(writeRoots(o, c)) == 0 {
+		if c.Audience == AudienceCLI {
+			return text + "Nothing is writable here; allow it with --write PATH if it is needed."
+		}
 		return text + "Nothing is writable here; ask the user to approve writing it if it is needed."
+	}
+	if c.Audience == AudienceCLI {
+		return text + "Write somewhere writable " + rootList(o, c) + ", or allow it with --write PATH."
 	}
 	return text + "Write somewhere writable " + rootList(o, c) + ", or ask the user to approve writing it."
 }
@@ -124,18 +130,15 @@ func narrateIOFailure(o Outcome, _ Context) string {
 	return text + detail(o) + ". This is not a policy refusal; check the path, and retry only if the error looks transient."
 }
 
-func narrateAborted(Outcome, Context) string {
-	return "The call was cancelled before it finished, and everything it started was stopped. " +
-		"Any output shown is partial. Do not assume it took effect."
-}
+func narrateAborted(_ Outcome, c Context) string { return c.say(phAborted) }
 
 func narrateInvalidArguments(o Outcome, _ Context) string {
 	return "The tool call's arguments were not valid" + detail(o) + ". Nothing was done; fix the arguments and call again."
 }
 
-func narrateUnavailable(o Outcome, _ Context) string {
+func narrateUnavailable(o Outcome, c Context) string {
 	return "No sandbox on this host can enforce the requested policy" + detail(o) + ", so nothing ran. " +
-		"This is not an error in your request; tell the user the sandbox is unavailable here."
+		c.say(phUnavailableAdvice)
 }
 
 func narrateMissingProgram(o Outcome, _ Context) string {
@@ -147,7 +150,7 @@ func narrateMissingProgram(o Outcome, _ Context) string {
 		"Use a language that is available, or ask the user to install it."
 }
 
-func narrateRunnerFailure(o Outcome, _ Context) string {
+func narrateRunnerFailure(o Outcome, c Context) string {
 	var facts []string
 	if o.Stage != "" {
 		facts = append(facts, "stage "+clean(o.Stage))
@@ -159,8 +162,7 @@ func narrateRunnerFailure(o Outcome, _ Context) string {
 	if len(facts) > 0 {
 		text += " (" + strings.Join(facts, ", ") + ")"
 	}
-	return text + "; the command never ran. This is not an error in your command; do not rewrite it. " +
-		"Tell the user the sandbox failed to start; retrying unchanged may work if the failure was transient."
+	return text + "; the command never ran. " + c.say(phRunnerAdvice)
 }
 
 // runnerReasons explain the reasons a runner failure can carry.

@@ -9,10 +9,13 @@ func narrateOutsideWriteRoot(o Outcome, c Context) string {
 	text := "Writing " + quote(o.Path) + " was refused: "
 	roots := writeRoots(o, c)
 	if len(roots) == 0 {
+		if c.Audience == AudienceCLI {
+			return text + "nothing is writable" + inMode(c) + ". Allow it with --write PATH or --mode workspace-write if the write is needed."
+		}
 		return text + "nothing is writable" + inMode(c) + ". Ask the user to approve a wider policy if the write is needed."
 	}
 	return text + "it is outside the writable roots " + rootList(o, c) + ". Write under " + clean(roots[0]) +
-		", or ask the user to approve a wider policy." + tmpNote(c)
+		", or " + c.say(phWiderPolicy) + tmpNote(c)
 }
 
 func writeRoots(o Outcome, c Context) []string {
@@ -60,7 +63,7 @@ func narratePathRejected(o Outcome, c Context) string {
 
 func narrateViolation(o Outcome, c Context) string {
 	if len(o.Blocked) > 0 {
-		return narrateBlocked(o)
+		return narrateBlocked(o, c)
 	}
 	var text string
 	switch {
@@ -84,18 +87,17 @@ func narrateViolation(o Outcome, c Context) string {
 	}
 	lead := " It ran confined"
 	if o.Network != "" {
-		text += " " + networkAdvice(o.Network)
+		text += " " + networkAdvice(o.Network, c)
 		if onlyNetwork(o.Violations) {
 			return text
 		}
 		lead = " Its files were confined"
 	}
 	if len(writeRoots(o, c)) == 0 {
-		return text + lead + inMode(c) + " with nothing writable. " +
-			"Change the command to write nothing, or ask the user to approve a wider policy."
+		return text + lead + inMode(c) + " with nothing writable. " + c.say(phWriteNothing)
 	}
 	return text + lead + inMode(c) + " with writable roots " + rootList(o, c) +
-		". Change the command to stay within them, or ask the user to approve a wider policy." + tmpNote(c)
+		". Change the command to stay within them, or " + c.say(phWiderPolicy) + tmpNote(c)
 }
 
 // tmpNote says, in one sentence, that a private /tmp does not keep what
@@ -121,35 +123,38 @@ func narrateNonzeroExit(o Outcome, _ Context) string {
 	return "The command failed." + own
 }
 
-func narrateTimedOut(o Outcome, _ Context) string {
+func narrateTimedOut(o Outcome, c Context) string {
 	const stopped = " and was stopped, with everything it started."
 	switch o.Bound {
 	case BoundWallClock:
-		return "The command ran past the deployment's wall-clock limit" + of(o.Limit, "seconds") + stopped +
-			" That limit cannot be raised from a tool call; split the work into shorter commands."
+		return "The command ran past the deployment's wall-clock limit" + ofSeconds(o.Limit, c) + stopped +
+			" " + c.say(phWallClockAdvice)
 	case BoundTimeout:
-		return "The command did not finish within its timeout" + of(o.Limit, "seconds") + " (timeout_seconds)" + stopped +
-			" Give a larger timeout_seconds if it needs longer, or do less per call; nothing started in the background survives."
+		return "The command did not finish within its timeout" + ofSeconds(o.Limit, c) + " (" + c.say(phTimeoutName) + ")" + stopped +
+			" " + c.say(phTimeoutAdvice)
 	}
-	return "The call did not finish within its time limit" + of(o.Limit, "seconds") + stopped
+	subject := "The call"
+	if c.Audience == AudienceCLI {
+		subject = "The command"
+	}
+	return subject + " did not finish within its time limit" + ofSeconds(o.Limit, c) + stopped
 }
 
 func narrateOverBudget(o Outcome, c Context) string {
 	const stopped = "The command was stopped: "
 	switch o.Bound {
 	case BoundMemory:
-		return stopped + "it used more memory than its limit" + of(o.Limit, "bytes") + seen(o.Observed, "bytes in use") +
-			". Process the data in smaller pieces, or ask the user to raise the limit."
+		return stopped + "it used more memory than its limit" + ofBytes(o.Limit) + seenBytes(o.Observed, "in use") +
+			". Process the data in smaller pieces, or " + c.say(phRaiseMemory)
 	case BoundProcesses:
 		return stopped + "it started more processes than its limit" + of(o.Limit, "") + seen(o.Observed, "running") +
-			". Run fewer processes at once (lower the parallelism), or ask the user to raise the limit."
+			". Run fewer processes at once (lower the parallelism), or " + c.say(phRaiseProcesses)
 	case BoundCPU:
-		return stopped + "it used more CPU time than its limit" + of(o.Limit, "seconds") +
-			". Do less work per call (smaller input, fewer iterations), or ask the user to raise the limit."
+		return stopped + "it used more CPU time than its limit" + ofSeconds(o.Limit, c) +
+			". Do less work per " + c.unitOfWork() + " (smaller input, fewer iterations), or " + c.say(phRaiseCPU)
 	case BoundOutput:
-		return stopped + "its output passed the ceiling" + of(o.Limit, "bytes") + seen(o.Observed, "bytes produced") +
-			". Print less (filter with grep or head), or write the output to a file under " + clean(c.mount()) +
-			" and read parts of it."
+		return stopped + "its output passed the ceiling" + ofBytes(o.Limit) + seenBytes(o.Observed, "produced") +
+			". " + c.say(phOutputAdvice) + clean(c.mount()) + " and read parts of it."
 	}
 	return readBudget(o)
 }
@@ -189,6 +194,30 @@ func of(n int64, unit string) string {
 	return " of " + n64(n) + " " + unit
 }
 
+// ofBytes is " of 50 MiB", or "" when the limit is unknown.
+func ofBytes(n int64) string {
+	if n <= 0 {
+		return ""
+	}
+	return " of " + humanBytes(n)
+}
+
+// ofSeconds is " of 30 seconds" (model) or " of 30s" (CLI), or "".
+func ofSeconds(n int64, c Context) string {
+	if n <= 0 {
+		return ""
+	}
+	return " of " + c.seconds(n)
+}
+
+// seenBytes is " (at least 515.9 MiB in use)", or "".
+func seenBytes(n int64, what string) string {
+	if n <= 0 {
+		return ""
+	}
+	return " (at least " + humanBytes(n) + " " + what + ")"
+}
+
 func seen(n int64, what string) string {
 	if n <= 0 {
 		return ""
@@ -198,13 +227,12 @@ func seen(n int64, what string) string {
 
 // networkAdvice says which network mode refused a lookup or a connection,
 // what that mode reaches, and how to get more: only a person can widen it.
-func networkAdvice(mode string) string {
+func networkAdvice(mode string, c Context) string {
 	const retry = "; retrying the same command will fail the same way."
 	switch mode {
 	case NetworkDeny:
 		return "It ran with network mode deny: the sandbox has no network at all, not even loopback, so every lookup and connection fails. " +
-			"If the task needs the network, ask the user to approve a wider network mode (loopback for servers the command starts itself, " +
-			"named domains or allow-all for the internet)" + retry
+			c.say(phNetDeny) + retry
 	case NetworkProxyOnly:
 		return "It ran with network mode domains on a backend without a network namespace: only the policy proxy reaches the network, " +
 			"through the proxy variables set in its environment (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY), and this program connected or looked up a name directly, " +
@@ -212,10 +240,10 @@ func networkAdvice(mode string) string {
 			"if a host it needs is not in the allowed domains, ask the user to allow it" + retry
 	case NetworkLoopback:
 		return "It ran with network mode loopback: only the sandbox's own loopback (localhost, 127.0.0.1) is reachable, so names and addresses beyond it fail. " +
-			"If the task needs them, ask the user to approve a wider network mode (named domains or allow-all)" + retry
+			c.say(phNetLoopback) + retry
 	}
 	return "It ran with network mode " + clean(mode) + ", which refused the connection. " +
-		"If the task needs more of the network, ask the user to approve a wider network mode" + retry
+		c.say(phNetOther) + retry
 }
 
 // onlyNetwork reports whether every refusal listed is a network one, so

@@ -58,14 +58,15 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	prefix := paint(colorOn(root, stderr), sgrError, "ringfence:")
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "ringfence:", ee.err)
+			fmt.Fprintln(stderr, prefix, ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "ringfence:", err)
+	fmt.Fprintln(stderr, prefix, err)
 	return exitUsage
 }
 
@@ -80,5 +81,22 @@ model what happened in words it can act on.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(subcommands()...)
+	setVersionFlag(root)
+	colorFlag(root)
+	completeValues(root)
 	return root
 }
+
+// exitTable is the exit-status table of `ringfence run --help`; README.md
+// has the same rows (a test compares them).
+const exitTable = `  N      the command's own exit status, passed through
+  120    no backend on this host can enforce the policy; nothing ran
+  121    the policy or the request was refused
+  122    a resource limit (memory, processes, CPU time, output) ended the command
+  124    the timeout ended the command (as timeout(1))
+  125    bad or conflicting flags, a bad policy file, or the sandbox failed to start
+  126    the command exists but could not be executed
+  127    the command was not found inside the sandbox
+  128+N   the command, or ringfence itself, was ended by signal N
+  130    ringfence was interrupted (Ctrl-C, SIGINT); the tree was stopped first
+`

@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 	}
 	// ringfence run keeps a private home layer under $HOME: tests must
 	// never write the real home of whoever runs them.
+	realHome = os.Getenv("HOME")
 	home, err := os.MkdirTemp("", "ringfence-cmd-home-")
 	if err != nil {
 		panic(err)
@@ -34,6 +35,10 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(home)
 	os.Exit(code)
 }
+
+// realHome is HOME before TestMain replaced it: where the go command's
+// module and build caches are (tests that run `go` need them).
+var realHome string
 
 // cli runs ringfence with args in dir and returns its exit code and output.
 func cli(t *testing.T, dir string, stdin string, args ...string) (int, string, string) {

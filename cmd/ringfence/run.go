@@ -34,15 +34,13 @@ By default the workspace (--root, default the current directory) and a private
 temp dir are writable, the rest of the host is read-only, protected paths such
 as .git/hooks and shell start-up files are read-only, and the network is off.
 
-The command's output passes through live; its exit status becomes ringfence's
-(126 not executable, 127 not found, as a shell). When ringfence itself decides
-the result it exits with one of its own codes: 120 no backend can enforce the
-policy (nothing ran), 121 policy refused, 122 a resource limit ended the
-command, 124 timed out, 125 usage error (conflicting flags are refused with the
-reason); 128+N when ringfence was stopped by signal N. A timeout or a signal
-sends SIGTERM to the command's whole tree, and SIGKILL --kill-after later, so
-trap handlers run. --json prints one object
-whose "kind" says exactly what happened.`,
+The command's output passes through live. A timeout or a signal sends SIGTERM
+to the command's whole tree, and SIGKILL --kill-after later, so trap handlers
+run. --json prints one object whose "kind" says exactly what happened.
+
+Exit status:
+` + exitTable + `
+A command can exit with 120-125 itself; --json always says which it was.`,
 		Example: `  ringfence run -- make test
   ringfence run --network loopback --timeout 2m -- pytest -x
   ringfence run --mode read-only --json -- sh -c 'ls; touch x'
@@ -63,6 +61,7 @@ whose "kind" says exactly what happened.`,
 }
 
 func runCommand(cmd *cobra.Command, ld *loaded, argv []string, asJSON, quiet bool) error {
+	ld.config.Audience = outcome.AudienceCLI // notes name --timeout, not timeout_seconds
 	sb, err := ringfence.New(ld.config)
 	if err != nil {
 		return refusal(err)
@@ -91,7 +90,8 @@ func runCommand(cmd *cobra.Command, ld *loaded, argv []string, asJSON, quiet boo
 			return err
 		}
 	} else if !quiet && res.Outcome.Kind != outcome.OK && res.Outcome.Kind != outcome.NonzeroExit {
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s%s\n", outcome.AnnotationPrefix, res.Narration)
+		prefix := paint(colorOn(cmd, cmd.ErrOrStderr()), sgrNote, strings.TrimSuffix(outcome.AnnotationPrefix, " "))
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s %s\n", prefix, res.Narration)
 	}
 	if code := exitCodeOf(res, stopped()); code != 0 {
 		return &exitError{code: code}
