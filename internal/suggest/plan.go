@@ -623,4 +623,3 @@ func (s *state) verify() error {
 	}
 	return nil
 }
-
