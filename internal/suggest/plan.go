@@ -23,6 +23,10 @@ type Input struct {
 	Exists bool
 	// Root is the workspace root; relative entries are under it.
 	Root string
+	// Cwd is where a relative path in a record is taken from (a shell
+	// names the file as the command gave it): the directory the run ran
+	// in. Empty: Root.
+	Cwd string
 	// Home expands "~/" and locates the credential stores.
 	Home string
 	// ConfigDir is the user's config dir: ConfigDir/ringfence (the trust
@@ -188,8 +192,11 @@ func (s *state) propose(c Change, edit func() error) bool {
 func (s *state) path(r Refusal) {
 	p := r.Path
 	if !path.IsAbs(p) {
-		s.skip(r, p, "not an absolute path")
-		return
+		cwd := s.in.Cwd
+		if !path.IsAbs(cwd) {
+			cwd = s.in.Root
+		}
+		p = path.Join(cwd, p)
 	}
 	p = policy.Clean(p)
 	if m := s.in.MountPath; m != "" && m != s.in.Root && policy.Contains(policy.Clean(m), p) {

@@ -154,6 +154,11 @@ func (c *collector) add(r Refusal) {
 }
 
 func (c *collector) skip(from, what, why string) {
+	for _, s := range c.skipped {
+		if s == (Skipped{From: from, What: what, Why: why}) {
+			return
+		}
+	}
 	if len(c.skipped) < maxRefusals {
 		c.skipped = append(c.skipped, Skipped{From: from, What: what, Why: why})
 	}
@@ -178,7 +183,11 @@ func (c *collector) host(host string, port int, reason, rule, from string) {
 	case proxyAllowlist, proxyPrivate:
 		c.add(Refusal{Kind: KindHost, Host: host, Port: port, Private: reason == proxyPrivate, Why: reason, From: from})
 	case proxyDenylist:
-		c.skip(from, what, "refused by the deny rule "+strconv.Quote(rule)+": deny always wins; remove that rule by hand if you mean it")
+		by := "a deny rule"
+		if rule != "" {
+			by = "the deny rule " + strconv.Quote(rule)
+		}
+		c.skip(from, what, "refused by "+by+": deny always wins; remove that rule by hand if you mean it")
 	case proxyDeclined:
 		c.skip(from, what, "a person declined it")
 	default:
@@ -189,6 +198,12 @@ func (c *collector) host(host string, port int, reason, rule, from string) {
 func (c *collector) violations(vs []outcome.Violation, from string) {
 	for _, v := range vs {
 		switch {
+		case v.Reason == outcome.ReasonProxy:
+			// "host:port reason": the proxy's refusal as the result and the
+			// audit trail record it (the trail has no proxy log).
+			target, reason, _ := strings.Cut(v.Snippet, " ")
+			host, port := splitTarget(target)
+			c.host(host, port, reason, "", from)
 		case v.Path != "":
 			need := policy.Deny // unknown: one step up from the file's access
 			if v.Reason == outcome.ReasonReadOnly {
