@@ -137,4 +137,3 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
-
