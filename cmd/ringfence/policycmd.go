@@ -17,7 +17,7 @@ func newPolicyCmd() *cobra.Command {
 		Use:   "policy",
 		Short: "Explain the resolved policy, write a starting policy file, trust a workspace's file",
 	}
-	cmd.AddCommand(newPolicyExplainCmd(), newPolicyInitCmd(), newPolicyTrustCmd(), newPolicyUntrustCmd())
+	cmd.AddCommand(newPolicyExplainCmd(), newPolicyInitCmd(), newPolicyTrustCmd(), newPolicyUntrustCmd(), newPolicySuggestCmd())
 	return cmd
 }
 

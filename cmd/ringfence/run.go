@@ -92,6 +92,9 @@ func runCommand(cmd *cobra.Command, ld *loaded, argv []string, asJSON, quiet boo
 	} else if !quiet && res.Outcome.Kind != outcome.OK && res.Outcome.Kind != outcome.NonzeroExit {
 		prefix := paint(colorOn(cmd, cmd.ErrOrStderr()), sgrNote, strings.TrimSuffix(outcome.AnnotationPrefix, " "))
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s %s\n", prefix, res.Narration)
+		if h := suggestHint(res); h != "" {
+			fmt.Fprintln(cmd.ErrOrStderr(), h)
+		}
 	}
 	if code := exitCodeOf(res, stopped()); code != 0 {
 		return &exitError{code: code}
