@@ -3,6 +3,7 @@ package domainnet
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -30,10 +31,10 @@ func Serve(spec Spec, handoff *os.File) error {
 	// the whole run allocates, so a soft limit makes the collector run.
 	debug.SetMemoryLimit(32 << 20)
 	if err := LoopbackUp(); err != nil {
-		return err
+		return fmt.Errorf("bringing lo up: %w", err)
 	}
 	if err := localDefaultRoutes(); err != nil {
-		return err
+		return fmt.Errorf("local default routes on lo: %w", err)
 	}
 	sock := handoff
 	var st unix.Stat_t
@@ -63,7 +64,7 @@ func Serve(spec Spec, handoff *os.File) error {
 			for _, o := range opened {
 				o.Close()
 			}
-			return err
+			return fmt.Errorf("listening on %s: %w", l.addr, err)
 		}
 		opened = append(opened, ln)
 		go acceptLoop(ln, l.kind, sock, table)
@@ -71,11 +72,11 @@ func Serve(spec Spec, handoff *os.File) error {
 	dnsAddr := "127.0.0.1:" + strconv.Itoa(netproxy.DNSPort)
 	udp, err := net.ListenPacket("udp", dnsAddr)
 	if err != nil {
-		return err
+		return fmt.Errorf("DNS stub: %w", err)
 	}
 	tcp, err := net.Listen("tcp", dnsAddr)
 	if err != nil {
-		return err
+		return fmt.Errorf("DNS stub: %w", err)
 	}
 	go serveDNSUDP(udp, table)
 	go serveDNSTCP(tcp, table)
