@@ -71,7 +71,7 @@ type shimOpts struct {
 	fd        int
 	unset     []string
 	supervise bool
-	proxy     int // the handoff descriptor under the domains network; 0: none
+	proxy     int               // the handoff descriptor under the domains network; 0: none
 	sockets   []string          // "+PATH" allows, "-PATH" refuses, "=PATH" allows a host listener too; the last containing rule decides
 	protect   []string          // missing protected paths the guard refuses to create
 	names     seccomp.NameGuard // names protected at every depth (no Roots: none)
