@@ -42,6 +42,9 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	var dom *domainnet.Setup
 	base := fdPins
 	if domainnet.Needed(req.Policy) {
+		if os.Getuid() != 0 {
+			return nil, unavailable(domainsNonRoot)
+		}
 		if dom, err = domainnet.Prepare(req); err != nil {
 			return nil, err
 		}
@@ -81,6 +84,15 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	return cmd, nil
 }
+
+// domainsNonRoot is why the domains network is refused to a user other
+// than root: bwrap run by one nests the sandbox in a second user
+// namespace (to mount /dev/pts with uid 0 mapped, then map the user back),
+// and from there the exec shim's capabilities do not reach the network
+// namespace, owned by the first: it could neither route lo nor bind the
+// DNS stub and capture ports. Refused, never run with a network that
+// would quietly not be there.
+const domainsNonRoot = "--network domains under bwrap needs ringfence run as root (bwrap nests an ordinary user's sandbox in a second user namespace, from which the network cannot be set up); the linux backend runs it for every user"
 
 func (p *Provider) start(spec Spec, req confine.Request, filter []byte, dom *domainnet.Setup, pins []pin, entries []*os.File) (*confine.Cmd, error) {
 	f := &files{}
