@@ -54,4 +54,3 @@ else:
     dt = time.perf_counter() - t0
     print("%.1f %d" % (got / dt / 1e6, got))
 `
-

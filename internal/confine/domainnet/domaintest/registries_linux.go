@@ -80,4 +80,3 @@ func npmRegistry(host string) http.Handler {
 		}
 	})
 }
-
