@@ -2,10 +2,12 @@ package bwrap
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -66,6 +68,13 @@ type ArgOptions struct {
 	// ScratchBytes sizes the private /tmp and /dev/shm (--size); 0 leaves
 	// bwrap's default (the kernel's: half the RAM).
 	ScratchBytes int64
+	// HandoffFD and ResolvConf are required under the domains network: the
+	// descriptor (in bwrap's table) of the sandbox's end of the handoff
+	// socket pair, which the shim serves (see domainnet.Serve), and the
+	// host path of the resolv.conf naming the DNS stub, bound over
+	// /etc/resolv.conf.
+	HandoffFD  int
+	ResolvConf string
 }
 
 // Spec is the pure result of planning one bwrap invocation.
@@ -101,8 +110,20 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 	}
 	a := v.args
 	a = append(a, namespaceArgs(p)...)
-	a = append(a, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv")
+	a = append(a, "--die-with-parent", "--new-session", "--cap-drop", "ALL")
+	domains := p.Network.Mode == policy.NetDomains
+	if domains {
+		// The shim, as pid 1, needs these for the domains network's setup
+		// (routes on lo, listeners below 1024) and drops every one of
+		// them, bounding set included (CAP_SETPCAP), before the command
+		// exists; see runCommand.
+		a = append(a, "--cap-add", "CAP_NET_ADMIN", "--cap-add", "CAP_NET_BIND_SERVICE", "--cap-add", "CAP_SETPCAP")
+	}
+	a = append(a, "--clearenv")
 	env, homeReasons := homeEnv(req)
+	if domains {
+		env = netproxy.WithProxyEnv(env)
+	}
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
 		a = append(a, "--setenv", name, value)
@@ -112,6 +133,9 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 	a = appendFD(a, "--seccomp", opts.SeccompFD)
 	split := len(a)
 	a = append(a, "--", opts.Shim, ShimArg, strconv.Itoa(opts.ShimFD))
+	if domains {
+		a = append(a, "--proxy", strconv.Itoa(opts.HandoffFD))
+	}
 	if !hasVar(req.Env, "PWD") {
 		a = append(a, "--unset", "PWD") // bwrap's --chdir sets it; the allow-list did not name it
 	}
@@ -175,9 +199,20 @@ func appendFD(a []string, flag string, fd int) []string {
 // leaves out bwrap's own init, which would be a process in the sandbox
 // outside the shim's filters, dumpable and signallable by the command:
 // the shim is pid 1 instead (see Shim).
+//
+// Under the domains network --disable-userns is left out: bwrap
+// implements it by moving the sandbox into a nested user namespace, where
+// the shim's capabilities no longer reach the network namespace (owned by
+// the outer one), so the shim could not route lo or bind its listeners.
+// The seccomp filter still refuses every way to a new user namespace
+// (unshare, setns, clone with CLONE_NEW*, clone3), which is what the
+// command meets either way; TestDomainsNoNestedUserns tries it.
 func namespaceArgs(p *policy.Policy) []string {
 	a := []string{"--unshare-user", "--disable-userns", "--unshare-pid", "--as-pid-1", "--unshare-ipc",
 		"--unshare-uts", "--unshare-cgroup-try"}
+	if p.Network.Mode == policy.NetDomains {
+		a = slices.Delete(a, 1, 2)
+	}
 	if p.Network.Mode != policy.NetAllowAll {
 		a = append(a, "--unshare-net")
 	}
@@ -205,6 +240,10 @@ func check(p *policy.Policy, req confine.Request, opts ArgOptions) error {
 		return fmt.Errorf("%w: empty argv", policy.ErrPolicy)
 	case opts.Stat == nil || !strings.HasPrefix(opts.Shim, "/") || opts.ShimFD <= 2:
 		return fmt.Errorf("bwrap: incomplete options (stat, shim path, shim descriptor)")
+	case p.Network.Mode == policy.NetDomains && (opts.HandoffFD <= 2 || !strings.HasPrefix(opts.ResolvConf, "/")):
+		// Fail closed: without the shim's listeners and the stub, domains
+		// would silently become "no network at all".
+		return fmt.Errorf("bwrap: the domains network needs the handoff descriptor and the stub's resolv.conf")
 	}
 	for _, fd := range opts.Pins {
 		if fd <= 2 {

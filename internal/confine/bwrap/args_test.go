@@ -140,7 +140,14 @@ func TestArgsGolden(t *testing.T) {
 	}{"workspace-write-supervised", policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/repo", TempDir: "/tmp/rf-1234",
 		Baseline: policy.Read, UnixSockets: []string{"/run/user/1000/agent.sock"}, Network: policy.Network{Mode: policy.NetLoopback},
 		Layers: layers(w("/home/u/repo"), w("/tmp/rf-1234"), r("/home/u/repo/.git"), d("/home/u/repo/.env"), d("/home/u/.ssh"))},
-		confine.Request{Argv: []string{"make", "test"}, Dir: "/home/u/repo/src", Env: []string{"PATH=/usr/bin:/bin"}}})
+		confine.Request{Argv: []string{"make", "test"}, Dir: "/home/u/repo/src", Env: []string{"PATH=/usr/bin:/bin"}}}, struct {
+		name string
+		pol  policy.Policy
+		req  confine.Request
+	}{"domains", policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/repo", Baseline: policy.Read,
+		Network: policy.Network{Mode: policy.NetDomains, Domains: []string{"pkg.test"}},
+		Layers:  layers(w("/home/u/repo"), r("/home/u/repo/.git"))},
+		confine.Request{Argv: []string{"curl", "https://pkg.test/"}, Env: []string{"PATH=/usr/bin:/bin"}}})
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			o := opts()
@@ -148,6 +155,9 @@ func TestArgsGolden(t *testing.T) {
 				o.Stat, o.List = expandTree.Stat, expandTree.List
 			}
 			o.SuperviseUnix = strings.HasSuffix(tt.name, "-supervised")
+			if tt.name == "domains" {
+				o.HandoffFD, o.ResolvConf = 7, "/tmp/ringfence-resolv-1.conf"
+			}
 			spec, err := bwrap.Plan(&tt.pol, tt.req, o)
 			if err != nil {
 				t.Fatal(err)
@@ -177,7 +187,7 @@ func TestArgsGolden(t *testing.T) {
 
 // arity is how many operands each bwrap option takes.
 var arity = map[string]int{"--sock": 1, "--unset": 1, "--ro-bind": 2, "--bind": 2, "--setenv": 2, "--symlink": 2, "--tmpfs": 1, "--dev": 1, "--proc": 1,
-	"--remount-ro": 1, "--chdir": 1, "--json-status-fd": 1, "--seccomp": 1, "--cap-drop": 1}
+	"--remount-ro": 1, "--chdir": 1, "--json-status-fd": 1, "--seccomp": 1, "--cap-drop": 1, "--cap-add": 1, "--proxy": 1}
 
 // lines shows one option and its operands per line, then the command, with
 // arguments that hold a space quoted.
@@ -364,4 +374,17 @@ func hasReason(e confine.Enforcement, sub string) bool {
 		}
 	}
 	return false
+}
+
+// The domains network without the handoff descriptor or the stub's
+// resolv.conf is refused, never planned as a network-less sandbox.
+func TestDomainsNeedsHandoff(t *testing.T) {
+	pol := policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/repo", Baseline: policy.Read,
+		Network: policy.Network{Mode: policy.NetDomains, Domains: []string{"pkg.test"}}, Layers: layers(w("/home/u/repo"))}
+	for _, o := range []bwrap.ArgOptions{opts(), func() bwrap.ArgOptions { o := opts(); o.HandoffFD = 7; return o }(),
+		func() bwrap.ArgOptions { o := opts(); o.ResolvConf = "/x/resolv.conf"; return o }()} {
+		if _, err := bwrap.Plan(&pol, confine.Request{Argv: []string{"true"}}, o); err == nil {
+			t.Fatalf("planned domains with %+v", o)
+		}
+	}
 }

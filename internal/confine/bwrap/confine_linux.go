@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/domainnet"
 	"github.com/ringfence/ringfence/internal/confine/seccomp"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -20,11 +21,6 @@ import (
 // are pipes read by a goroutine that writes ringfence status records to
 // Cmd.Status.
 func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
-	if req.Policy != nil && req.Policy.Confining() && req.Policy.Network.Mode == policy.NetDomains {
-		// Fail closed and say so: without the in-namespace listeners and
-		// the proxy, domains would silently become "no network at all".
-		return nil, unavailable("--network domains needs the policy proxy, which only the linux backend runs so far")
-	}
 	if err := p.Available(); err != nil {
 		return nil, err
 	}
@@ -41,33 +37,68 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Under the domains network the handoff socket comes first (fdPins),
+	// the pins after it.
+	var dom *domainnet.Setup
+	base := fdPins
+	if domainnet.Needed(req.Policy) {
+		if os.Getuid() != 0 {
+			return nil, unavailable(domainsNonRoot)
+		}
+		if dom, err = domainnet.Prepare(req); err != nil {
+			return nil, err
+		}
+		o.HandoffFD, o.ResolvConf = fdPins, dom.ResolvPath()
+		base++
+	}
+	fail := func(pins []pin, err error) (*confine.Cmd, error) {
+		closePins(pins)
+		if dom != nil {
+			dom.Close()
+		}
+		return nil, err
+	}
 	pins, err := openPins(req.Policy)
 	if err != nil {
-		return nil, err
+		return fail(nil, err)
 	}
 	o.Pins = map[string]int{}
 	for i, pin := range pins {
-		o.Pins[pin.dir] = fdPins + i
+		o.Pins[pin.dir] = base + i
 	}
-	o.OpenFDBase = fdPins + len(pins)
+	o.OpenFDBase = base + len(pins)
 	if p.opts.NoExpand {
 		o.List = nil
 	}
 	spec, err := Plan(req.Policy, req, o)
 	if err != nil {
-		closePins(pins)
-		return nil, err
+		return fail(pins, err)
 	}
 	entries, err := openEntries(req.Policy, spec.Opens)
 	if err != nil {
-		closePins(pins)
-		return nil, err
+		return fail(pins, err)
 	}
-	return p.start(spec, req, filter, pins, entries)
+	cmd, err := p.start(spec, req, filter, dom, pins, entries)
+	if err != nil {
+		return fail(nil, err) // start closed the pins and entries
+	}
+	return cmd, nil
 }
 
-func (p *Provider) start(spec Spec, req confine.Request, filter []byte, pins []pin, entries []*os.File) (*confine.Cmd, error) {
+// domainsNonRoot is why the domains network is refused to a user other
+// than root: bwrap run by one nests the sandbox in a second user
+// namespace (to mount /dev/pts with uid 0 mapped, then map the user back),
+// and from there the exec shim's capabilities do not reach the network
+// namespace, owned by the first: it could neither route lo nor bind the
+// DNS stub and capture ports. Refused, never run with a network that
+// would quietly not be there.
+const domainsNonRoot = "--network domains under bwrap needs ringfence run as root (bwrap nests an ordinary user's sandbox in a second user namespace, from which the network cannot be set up); the linux backend runs it for every user"
+
+func (p *Provider) start(spec Spec, req confine.Request, filter []byte, dom *domainnet.Setup, pins []pin, entries []*os.File) (*confine.Cmd, error) {
 	f := &files{}
+	if dom != nil {
+		f.pins = append(f.pins, dom.InitFile()) // fdPins: the handoff socket
+	}
 	for _, pin := range pins {
 		f.pins = append(f.pins, pin.f)
 	}
@@ -78,7 +109,7 @@ func (p *Provider) start(spec Spec, req confine.Request, filter []byte, pins []p
 	}
 	go translate(f.statusR, f.shimR, f.outW)
 	args := append([]string{p.host.path, "--args", strconv.Itoa(fdArgs)}, spec.Args[spec.Split:]...)
-	return &confine.Cmd{
+	cmd := &confine.Cmd{
 		Path:        p.host.path,
 		Args:        args,
 		Env:         []string{},
@@ -90,7 +121,13 @@ func (p *Provider) start(spec Spec, req confine.Request, filter []byte, pins []p
 		Dialect:     Dialect(),
 		TreeKill:    confine.KillPidNamespace,
 		Cleanup:     f.closeParent,
-	}, nil
+	}
+	if dom != nil {
+		// The same supervisor half as the linux backend: serving from the
+		// start, decisions collected at cleanup.
+		dom.Attach(cmd)
+	}
+	return cmd, nil
 }
 
 // seccompFilter compiles the base filter (no unix-socket supervision: that

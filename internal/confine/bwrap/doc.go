@@ -124,6 +124,32 @@
 //     directory read-write. The entries of an expanded root (Known gaps)
 //     are bound the same way (Spec.Opens).
 //
+// # The domains network (--network domains)
+//
+// The exec shim hosts the in-namespace side the linux init hosts, with the
+// same code (package domainnet): bwrap adds CAP_NET_ADMIN,
+// CAP_NET_BIND_SERVICE and CAP_SETPCAP for it (--cap-add), the shim, as
+// pid 1 and before the command exists, adds the local default routes on
+// lo, binds the HTTP, SOCKS5, capture and DNS-stub listeners and then
+// drops every capability as the init does (locked securebits, empty
+// bounding set, nothing on any thread). Each accepted connection goes to
+// the supervisor over an inherited SEQPACKET socket (descriptor fdPins,
+// `--proxy FD`), where domainnet.Setup serves it with the same proxy,
+// events and asking as the linux backend. The stub's resolv.conf is bound
+// over /etc/resolv.conf and the proxy variables are set. Network is
+// "full". Differences from the linux backend:
+//
+//   - --disable-userns is left out: bwrap implements it with a nested user
+//     namespace, from which the shim's capabilities do not reach the
+//     network namespace. The seccomp filter still refuses every way to a
+//     new user namespace (the suite's "new user namespace" attack).
+//   - Only as root: for another user bwrap always nests the sandbox in a
+//     second user namespace (to mount /dev/pts), with the same effect, so
+//     Confine refuses domains there (ErrUnavailable, with the reason).
+//   - The listeners run in the shim, which is also the command's
+//     unix-socket supervisor: a connection flood costs the shim, bounded
+//     as in the init (debug.SetMemoryLimit, netproxy.MaxConns).
+//
 // What the native backend holds that this one does not: Landlock (a second
 // fence for writes, signal and abstract-socket scoping) and locked
 // securebits; targets resolved in the view with RESOLVE_IN_ROOT (bwrap
@@ -156,7 +182,9 @@
 //     and AF_VSOCK are refused by the base filter either way).
 //   - Under network deny, bwrap brings lo up in the new namespace: the
 //     command reaches its own loopback (never the host's). Network is
-//     "loopback-only". Domain allow-lists are not supported (no proxy).
+//     "loopback-only".
+//   - The domains network needs ringfence run as root; for any other
+//     user it is refused with the reason (see below).
 //   - bwrap resolves a mount's destination (and, for every mount but the
 //     pins, its source) by path, following links, after ringfence planned
 //     it. A writer racing the start — another command running in the same

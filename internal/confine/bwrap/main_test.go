@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine/bwrap"
+	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
 )
 
 // TestMain lets the test binary act as the exec shim, as the ringfence
@@ -23,5 +24,7 @@ func TestMain(m *testing.M) {
 			os.Exit(pid1Attack(os.Args[2:]))
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	domaintest.Close()
+	os.Exit(code)
 }

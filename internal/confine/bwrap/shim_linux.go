@@ -15,7 +15,7 @@ import (
 	"github.com/ringfence/ringfence/policy"
 )
 
-// Shim is the body of `ringfence __exec FD [--unset NAME]… [--supervise
+// Shim is the body of `ringfence __exec FD [--unset NAME]… [--proxy FD] [--supervise
 // [--sock ±PATH]… [--protect PATH]…] -- ARGV…`, which bwrap executes
 // inside the sandbox as its pid 1 (--as-pid-1: there is no bwrap init).
 // The caller passes os.Args[2:] and exits with the result.
@@ -32,7 +32,7 @@ import (
 func Shim(args []string) int {
 	o, err := parseShim(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "ringfence __exec: usage: __exec FD [--unset NAME]... [--supervise [--sock ±PATH]... [--protect PATH]...] -- PROGRAM [ARG...]")
+		fmt.Fprintln(os.Stderr, "ringfence __exec: usage: __exec FD [--unset NAME]... [--proxy FD] [--supervise [--sock ±PATH]... [--protect PATH]...] -- PROGRAM [ARG...]")
 		return 125
 	}
 	out := os.NewFile(uintptr(o.fd), "status")
@@ -71,6 +71,7 @@ type shimOpts struct {
 	fd        int
 	unset     []string
 	supervise bool
+	proxy     int               // the handoff descriptor under the domains network; 0: none
 	sockets   []string          // "+PATH" allows, "-PATH" refuses, "=PATH" allows a host listener too; the last containing rule decides
 	protect   []string          // missing protected paths the guard refuses to create
 	names     seccomp.NameGuard // names protected at every depth (no Roots: none)
@@ -91,6 +92,12 @@ func parseShim(args []string) (shimOpts, error) {
 	rest := args[1:]
 	for len(rest) > 0 && rest[0] != "--" {
 		switch {
+		case len(rest) >= 2 && rest[0] == "--proxy":
+			fd, err := strconv.Atoi(rest[1])
+			if err != nil || fd <= 2 || fd == o.fd {
+				return o, bad
+			}
+			o.proxy, rest = fd, rest[2:]
 		case rest[0] == "--supervise":
 			o.supervise, rest = true, rest[1:]
 		case len(rest) >= 2 && rest[0] == "--unset":

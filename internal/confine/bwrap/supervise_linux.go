@@ -36,6 +36,13 @@ var forwarded = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT
 // namespace.
 func runCommand(out *os.File, path string, o shimOpts) int {
 	runtime.LockOSThread() // never unlocked: this thread carries the filter
+	if o.proxy > 0 {
+		if err := startProxy(o.proxy); err != nil {
+			_ = status.Write(out, status.Event{Kind: status.Failed, Reason: status.SetupFailed, Stage: "network",
+				Detail: "cannot set up the domains network: " + err.Error()})
+			return 125
+		}
+	}
 	if o.supervise {
 		stop, err := startSupervisor(o)
 		if err != nil {

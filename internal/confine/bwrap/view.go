@@ -96,6 +96,11 @@ func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, e
 		v.args = append(v.args, "--tmpfs", p.Root)
 		v.remount = append(v.remount, p.Root)
 	}
+	if p.Network.Mode == policy.NetDomains {
+		// The DNS stub's resolv.conf, read-only (before the root is made
+		// read-only: its mount point may have to be made first).
+		v.args = append(v.args, "--ro-bind", opts.ResolvConf, "/etc/resolv.conf")
+	}
 	for i := len(v.remount) - 1; i >= 0; i-- {
 		v.args = append(v.args, "--remount-ro", v.remount[i])
 	}
@@ -299,8 +304,9 @@ func enforcement(p *policy.Policy, fileReasons []string, opts ArgOptions) confin
 		e.Network = confine.NetLoopbackOnly
 		e.Reasons = append(e.Reasons, "network deny: bwrap brings up lo in the new network namespace, so the command reaches its own loopback (nothing on the host)")
 	case policy.NetDomains:
-		e.Network = confine.NetLoopbackOnly
-		e.Reasons = append(e.Reasons, "network domains: bwrap has no proxy, so no domain is reachable, only the sandbox's own loopback")
+		// Full: only lo, every destination routed to it, every connection
+		// decided by the policy proxy (the exec shim hosts the listeners).
+		e.Network = confine.NetFull
 	}
 	return e
 }

@@ -79,25 +79,6 @@ func capsetAllThreads() error {
 	return nil
 }
 
-// loopbackUp brings "lo" up in the init's fresh network namespace, so the
-// command has a loopback of its own and nothing else.
-func loopbackUp() error {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	ifr, err := unix.NewIfreq("lo")
-	if err != nil {
-		return err
-	}
-	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
-		return err
-	}
-	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
-	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
-}
-
 // hadCaps records whether the init held any capability when it started
 // dropping them.
 var hadCaps = true

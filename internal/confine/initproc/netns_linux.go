@@ -1,263 +1,23 @@
 package initproc
 
 import (
-	"encoding/binary"
-	"errors"
-	"io"
-	"net"
 	"os"
-	"runtime/debug"
-	"strconv"
-	"syscall"
-	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/ringfence/ringfence/internal/confine/domainnet"
 	"github.com/ringfence/ringfence/internal/confine/seccomp"
-	"github.com/ringfence/ringfence/internal/netproxy"
+	"golang.org/x/sys/unix"
 )
 
-// startProxy sets up the in-namespace side of the domains network (see
-// ProxySpec). It runs while the init still holds its namespace's
-// capabilities (routes, ports below 1024); the listeners then serve from
-// the init's other threads, which hold no capability once privileges are
-// dropped and never run the command.
+// startProxy runs the in-namespace side of the domains network
+// (domainnet.Serve) on HandoffFD. It runs while the init still holds its
+// namespace's capabilities (routes, ports below 1024); the listeners then
+// serve from the init's other threads, which hold no capability once
+// privileges are dropped and never run the command.
 func startProxy(spec *ProxySpec) error {
-	// The init runs with GOGC=off to stay small; serving connections for
-	// the whole run allocates, so a soft limit makes the collector run.
-	debug.SetMemoryLimit(32 << 20)
-	if err := loopbackUp(); err != nil {
-		return err
-	}
-	if err := localDefaultRoutes(); err != nil {
-		return err
-	}
-	sock := os.NewFile(HandoffFD, "handoff")
-	var st unix.Stat_t
-	if err := unix.Fstat(HandoffFD, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
-		return errors.New("no handoff socket")
-	}
-	table := netproxy.NewFakeTable()
-	type listen struct {
-		addr string
-		kind netproxy.Kind
-	}
-	ls := []listen{
-		{"127.0.0.1:" + strconv.Itoa(netproxy.HTTPPort), netproxy.KindHTTP},
-		{"127.0.0.1:" + strconv.Itoa(netproxy.SOCKSPort), netproxy.KindSOCKS5},
-	}
-	ports := spec.CapturePorts
-	if len(ports) == 0 {
-		ports = netproxy.CapturePorts
-	}
-	for _, p := range ports {
-		ls = append(ls, listen{":" + strconv.Itoa(int(p)), netproxy.KindCaptured})
-	}
-	var opened []net.Listener
-	for _, l := range ls {
-		ln, err := net.Listen("tcp", l.addr)
-		if err != nil {
-			for _, o := range opened {
-				o.Close()
-			}
-			return err
-		}
-		opened = append(opened, ln)
-		go acceptLoop(ln, l.kind, sock, table)
-	}
-	dnsAddr := "127.0.0.1:" + strconv.Itoa(netproxy.DNSPort)
-	udp, err := net.ListenPacket("udp", dnsAddr)
-	if err != nil {
-		return err
-	}
-	tcp, err := net.Listen("tcp", dnsAddr)
-	if err != nil {
-		return err
-	}
-	go serveDNSUDP(udp, table)
-	go serveDNSTCP(tcp, table)
-	return nil
+	return domainnet.Serve(*spec, os.NewFile(HandoffFD, "handoff"))
 }
 
-// acceptLoop hands every accepted connection to the supervisor: the header
-// (for a captured one, the destination the command connected to, mapped
-// back to its name when the stub gave that address out) and the socket.
-func acceptLoop(ln net.Listener, kind netproxy.Kind, sock *os.File, table *netproxy.FakeTable) {
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			if retryable(err) {
-				continue
-			}
-			return
-		}
-		h := netproxy.Handoff{Kind: kind}
-		if kind == netproxy.KindCaptured {
-			ap := c.LocalAddr().(*net.TCPAddr).AddrPort()
-			h.Host, h.Port = netproxy.CapturedHost(ap.Addr(), table), ap.Port()
-		}
-		f, err := c.(*net.TCPConn).File()
-		c.Close()
-		if err != nil {
-			continue
-		}
-		// A failed send (the supervisor gone) closes the socket: the
-		// command sees a reset, never an unproxied connection.
-		_ = netproxy.Send(sock, h, int(f.Fd()))
-		f.Close()
-	}
-}
-
-func serveDNSUDP(pc net.PacketConn, table *netproxy.FakeTable) {
-	buf := make([]byte, 4096)
-	for {
-		n, from, err := pc.ReadFrom(buf)
-		if err != nil {
-			if retryable(err) {
-				continue
-			}
-			return
-		}
-		if r := netproxy.AnswerDNS(buf[:n], table); r != nil {
-			pc.WriteTo(r, from)
-		}
-	}
-}
-
-// maxDNSConns bounds the TCP DNS connections served at once.
-const maxDNSConns = 32
-
-func serveDNSTCP(ln net.Listener, table *netproxy.FakeTable) {
-	sem := make(chan struct{}, maxDNSConns)
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			if retryable(err) {
-				continue
-			}
-			return
-		}
-		select {
-		case sem <- struct{}{}:
-		default:
-			c.Close()
-			continue
-		}
-		go func() {
-			defer func() { <-sem }()
-			defer c.Close()
-			c.SetDeadline(time.Now().Add(10 * time.Second))
-			for range 16 {
-				var l [2]byte
-				if _, err := io.ReadFull(c, l[:]); err != nil {
-					return
-				}
-				q := make([]byte, binary.BigEndian.Uint16(l[:]))
-				if _, err := io.ReadFull(c, q); err != nil {
-					return
-				}
-				r := netproxy.AnswerDNS(q, table)
-				if r == nil {
-					return
-				}
-				out := binary.BigEndian.AppendUint16(nil, uint16(len(r)))
-				if _, err := c.Write(append(out, r...)); err != nil {
-					return
-				}
-			}
-		}()
-	}
-}
-
-// localDefaultRoutes adds `local` default routes on lo (0.0.0.0/0 and
-// ::/0): every destination is this namespace's own, so a connect to any
-// address lands on the capture listeners (or is refused at once), and no
-// packet can be routed anywhere else — there is no other interface.
-func localDefaultRoutes() error {
-	lo, err := net.InterfaceByName("lo")
-	if err != nil {
-		return err
-	}
-	if err := addLocalRoute(unix.AF_INET, lo.Index); err != nil {
-		return err
-	}
-	// IPv6 may be disabled in this namespace; then no IPv6 socket can
-	// connect anywhere at all, which is as closed as the route.
-	if err := addLocalRoute(unix.AF_INET6, lo.Index); err != nil && !ipv6Off() {
-		return err
-	}
-	return nil
-}
-
-func ipv6Off() bool {
-	fd, err := unix.Socket(unix.AF_INET6, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return true
-	}
-	unix.Close(fd)
-	data, err := os.ReadFile("/proc/sys/net/ipv6/conf/lo/disable_ipv6")
-	return err == nil && len(data) > 0 && data[0] == '1'
-}
-
-// addLocalRoute sends RTM_NEWROUTE: type RTN_LOCAL, destination the whole
-// family (prefix length 0), out of ifindex, table main, and waits for the
-// kernel's acknowledgement.
-func addLocalRoute(family, ifindex int) error {
-	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_ROUTE)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	if err := unix.Bind(fd, &unix.SockaddrNetlink{Family: unix.AF_NETLINK}); err != nil {
-		return err
-	}
-	msg := make([]byte, 0, 64)
-	msg = binary.NativeEndian.AppendUint32(msg, 0) // length, filled below
-	msg = binary.NativeEndian.AppendUint16(msg, unix.RTM_NEWROUTE)
-	msg = binary.NativeEndian.AppendUint16(msg, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL)
-	msg = binary.NativeEndian.AppendUint32(msg, 1) // seq
-	msg = binary.NativeEndian.AppendUint32(msg, 0) // pid: the kernel
-	// struct rtmsg
-	msg = append(msg, byte(family), 0, 0, 0, unix.RT_TABLE_MAIN, unix.RTPROT_BOOT, unix.RT_SCOPE_HOST, unix.RTN_LOCAL)
-	msg = binary.NativeEndian.AppendUint32(msg, 0) // rtm_flags
-	// RTA_OIF
-	msg = binary.NativeEndian.AppendUint16(msg, 8)
-	msg = binary.NativeEndian.AppendUint16(msg, unix.RTA_OIF)
-	msg = binary.NativeEndian.AppendUint32(msg, uint32(ifindex))
-	binary.NativeEndian.PutUint32(msg[0:4], uint32(len(msg)))
-	if err := unix.Sendto(fd, msg, 0, &unix.SockaddrNetlink{Family: unix.AF_NETLINK}); err != nil {
-		return err
-	}
-	buf := make([]byte, 4096)
-	n, _, err := unix.Recvfrom(fd, buf, 0)
-	if err != nil {
-		return err
-	}
-	msgs, err := syscall.ParseNetlinkMessage(buf[:n])
-	if err != nil {
-		return err
-	}
-	for _, m := range msgs {
-		if m.Header.Type == unix.NLMSG_ERROR && len(m.Data) >= 4 {
-			if code := int32(binary.NativeEndian.Uint32(m.Data[:4])); code != 0 {
-				return unix.Errno(-code)
-			}
-			return nil
-		}
-	}
-	return errors.New("no acknowledgement from the kernel")
-}
-
-// retryable: a listener that is closed is done; anything else (out of
-// descriptors, a connection reset before it was accepted) passes, after a
-// pause so a persistent error cannot spin.
-func retryable(err error) bool {
-	if errors.Is(err, net.ErrClosed) {
-		return false
-	}
-	time.Sleep(10 * time.Millisecond)
-	return true
-}
+func loopbackUp() error { return domainnet.LoopbackUp() }
 
 // denyVsock loads FamilyFilter(AF_VSOCK) on this (the main) thread, which
 // the command is forked from and inherits it from.
@@ -269,3 +29,10 @@ func denyVsock() error {
 	_, err = seccomp.Install(vsock, seccomp.ThisThread)
 	return err
 }
+
+// DropPrivileges is what the init does before the command runs (locked
+// securebits, empty bounding set, no capability on any thread, not
+// dumpable), for another sandbox pid 1 that held capabilities for its
+// setup (bwrap's exec shim under the domains network). Call it on the
+// locked thread the command is forked from.
+func DropPrivileges() error { return dropPrivileges() }

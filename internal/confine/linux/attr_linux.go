@@ -53,9 +53,3 @@ const capNetBindService = 10
 func withBindService(a *syscall.SysProcAttr) {
 	a.AmbientCaps = append(a.AmbientCaps, capNetBindService)
 }
-
-// handoffPair is the socket pair over which the init hands connections
-// to the supervisor: SEQPACKET (one message per connection), close-on-exec.
-func handoffPair() ([2]int, error) {
-	return syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
-}

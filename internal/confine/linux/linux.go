@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/domainnet"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/homestate"
 	"github.com/ringfence/ringfence/outcome"
@@ -150,7 +151,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
 	}
 	spec.DenyVsock = plan.NewNet // vsock is not namespaced
-	var dom *domainsSetup
+	var dom *domainnet.Setup
 	var err error
 	if isDomains(pol) {
 		if dom, err = prepareDomains(req, spec); err != nil {
@@ -164,12 +165,12 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	cmd, err := initproc.NewCmd(spec, attr)
 	if err != nil {
 		if dom != nil {
-			dom.close()
+			dom.Close()
 		}
 		return nil, err
 	}
 	if dom != nil {
-		dom.attach(cmd)
+		attachDomains(dom, cmd)
 	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, exists)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 )
 
@@ -11,5 +12,7 @@ func TestMain(m *testing.M) {
 	if initproc.IsInit() {
 		initproc.Main()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	domaintest.Close()
+	os.Exit(code)
 }

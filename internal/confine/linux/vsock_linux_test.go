@@ -2,10 +2,12 @@ package linux
 
 import (
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/policy"
@@ -17,11 +19,11 @@ import (
 // reaches the host's vsock transport.
 func TestVsockRefused(t *testing.T) {
 	e := inittest.NewEnv(t)
-	if err := os.WriteFile(e.Root+"/attack.py", []byte(attackPy), 0o644); err != nil {
+	if err := os.WriteFile(e.Root+"/attack.py", []byte(domaintest.AttackPy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := execPython(e.Root+"/attack.py", "vsock")
-	if err != nil || !strings.HasPrefix(out, "OK:") {
+	out, err := exec.Command("python3", e.Root+"/attack.py", "vsock").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "OK:") {
 		t.Fatalf("control (unconfined) could not create a vsock socket, the attack proves nothing: %v %s", err, out)
 	}
 	prov := New(Options{})
@@ -33,7 +35,7 @@ func TestVsockRefused(t *testing.T) {
 				p.Network.Domains = []string{"pkg.test"}
 			}
 			c, err := prov.Confine(confine.Request{Argv: []string{"python3", e.Root + "/attack.py", "vsock"}, Policy: p, Env: e.Vars(),
-				Net: &confine.NetOptions{Resolver: &noUpstream{}, Dial: (&noUpstream{}).Dial}})
+				Net: &confine.NetOptions{Resolver: &domaintest.NoUpstream{}, Dial: (&domaintest.NoUpstream{}).Dial}})
 			if err != nil {
 				t.Fatal(err)
 			}

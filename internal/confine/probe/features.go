@@ -49,6 +49,21 @@ func Features(r Report, backend string) []Feature {
 	return out
 }
 
+// DomainsByBackend is FeatNetworkDomains under each backend, Name set to
+// the backend's.
+func DomainsByBackend(r Report) []Feature {
+	var out []Feature
+	for _, b := range []string{"linux", "bwrap", "landlock"} {
+		for _, f := range Features(r, b) {
+			if f.Name == FeatNetworkDomains {
+				f.Name = b
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 func usableIf(ok bool, why string) string {
 	if ok {
 		return ""
@@ -95,13 +110,23 @@ func bwrapFeatures(r Report) map[string]Feature {
 		FeatDeniedReads:     full("denied paths masked (tmpfs or /dev/null); fresh /proc"),
 		FeatNetworkDeny:     partial("new network namespace, but bwrap brings loopback up: only the sandbox's own loopback is reachable"),
 		FeatNetworkLoopback: full("new network namespace with its own loopback"),
-		FeatNetworkDomains:  none("refused: the policy proxy runs only with the linux backend so far"),
+		FeatNetworkDomains:  bwrapDomains(r),
 		FeatHostUnix:        hostUnix(r, "the exec shim supervises each connect (seccomp user notification) inside the sandbox"),
 		FeatProcesses:       full("new pid namespace and fresh /proc"),
 		FeatSignals:         full("new pid namespace: host processes cannot be named"),
 		FeatLimits:          limits(r),
 		FeatTreeKill:        full("pid namespace: killing bwrap ends its init and every descendant"),
 	}
+}
+
+// bwrapDomains: the exec shim hosts the domains network as root; bwrap
+// nests an ordinary user's sandbox in a second user namespace, from which
+// the network cannot be set up, so there it is refused.
+func bwrapDomains(r Report) Feature {
+	if !r.Root {
+		return none("refused for a user other than root: bwrap nests the sandbox in a second user namespace, from which the exec shim cannot set up the network (the linux backend can)")
+	}
+	return full("only lo, every destination routed to it; the exec shim hosts HTTP, SOCKS5, capture and the DNS stub, one policy proxy outside deciding each connection by name")
 }
 
 func landlockFeatures(r Report) map[string]Feature {

@@ -24,6 +24,7 @@ func Probe(s Sources) Report {
 	r.Bwrap = bwrapFact(s)
 	r.Auto, r.AutoReasons = Choose(r)
 	r.Features = Features(r, r.Auto)
+	r.NetworkDomains = DomainsByBackend(r)
 	return r
 }
 

@@ -15,6 +15,10 @@ type Report struct {
 	Auto        string    `json:"auto"`
 	AutoReasons []string  `json:"autoReasons"`
 	Features    []Feature `json:"features"` // for Auto's backend
+	// NetworkDomains is how each backend holds `--network domains` here
+	// (Feature.Name is the backend): the one feature whose support differs
+	// most between backends, so doctor shows it for all of them.
+	NetworkDomains []Feature `json:"networkDomains"`
 }
 
 // Landlock is the best Landlock ABI the kernel offers (0: none).

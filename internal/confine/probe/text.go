@@ -28,6 +28,12 @@ func (r Report) Text() string {
 	for _, f := range r.Features {
 		fmt.Fprintf(&b, "  %-24s %-8s %s\n", f.Name, f.Level, f.Reason)
 	}
+	if len(r.NetworkDomains) > 0 {
+		fmt.Fprintf(&b, "\n%s by backend:\n", FeatNetworkDomains)
+		for _, f := range r.NetworkDomains {
+			fmt.Fprintf(&b, "  %-24s %-8s %s\n", f.Name, f.Level, f.Reason)
+		}
+	}
 	return b.String()
 }
 

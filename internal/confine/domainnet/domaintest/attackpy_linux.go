@@ -1,9 +1,11 @@
-package linux
+//go:build linux
 
-// attackPy is run inside the sandbox (and, for controls, outside it) as
+package domaintest
+
+// AttackPy is run inside the sandbox (and, for controls, outside it) as
 // `python3 attack.py NAME [ARGS]`; it prints OK: or BLOCKED: with detail
 // and exits 0 either way, so the test reads the verdict, not the exit.
-const attackPy = `import socket, ssl, sys, time, os, struct
+const AttackPy = `import socket, ssl, sys, time, os, struct
 
 def out(ok, detail=""):
     print(("OK:" if ok else "BLOCKED:") + str(detail))
@@ -135,6 +137,19 @@ try:
             out(len(d) > 0, d[:20])
         except OSError as e:
             out(False, e)
+    elif a == "netadmin":  # change lo's flags (as a route change would need CAP_NET_ADMIN)
+        import fcntl
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        req = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(s, 0x8913, req))[1]  # SIOCGIFFLAGS
+        fcntl.ioctl(s, 0x8914, struct.pack("16sH14x", b"lo", flags))  # SIOCSIFFLAGS, unchanged
+        out(True, "lo flags set")
+    elif a == "userns":  # a new user namespace (full capabilities inside it)
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+            out(False, os.strerror(ctypes.get_errno()))
+        out(True, "new user namespace")
     else:
         print("unknown attack"); sys.exit(2)
 except OSError as e:

@@ -1,70 +1,21 @@
-package linux
+//go:build linux
+
+package domaintest
 
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 )
 
-// netBenchPy measures, with one client program on both paths:
-//
-//	lat MODE HOST PORT N   connect + request + first byte, N fresh connections (median, p90 in ms)
-//	get MODE HOST PORT BYTES  one HTTP download of BYTES (MB/s)
-//
-// MODE "direct" connects to HOST; "proxy" sends the same request through
-// the in-namespace HTTP proxy (absolute-form, as curl and pip do).
-const netBenchPy = `import socket, ssl, sys, time
-mode, host, port = sys.argv[2], sys.argv[3], int(sys.argv[4])
-def conn():
-    if sys.argv[1] == "gettls":
-        if mode == "proxy":
-            s = socket.create_connection(("127.0.0.1", 3128))
-            s.sendall(("CONNECT pkg.test:%d HTTP/1.1\r\nHost: pkg.test\r\n\r\n" % port).encode())
-            r = b""
-            while b"\r\n\r\n" not in r:
-                r += s.recv(1)
-        else:
-            s = socket.create_connection((host, port))
-        ctx = ssl.create_default_context(cafile=sys.argv[6])
-        return ctx.wrap_socket(s, server_hostname="pkg.test"), ""
-    if mode == "proxy":
-        s = socket.create_connection(("127.0.0.1", 3128))
-        path = "http://%s:%d" % (host, port)
-    else:
-        s = socket.create_connection((host, port))
-        path = ""
-    return s, path
-if sys.argv[1] == "lat":
-    ts = []
-    for _ in range(int(sys.argv[5])):
-        t0 = time.perf_counter()
-        s, path = conn()
-        s.sendall(("GET %s/ HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % (path, host)).encode())
-        s.recv(1)
-        ts.append((time.perf_counter() - t0) * 1000)
-        s.close()
-    ts.sort()
-    print("%.3f %.3f" % (ts[len(ts)//2], ts[len(ts)*9//10]))
-else:
-    n = int(sys.argv[5])
-    s, path = conn()
-    s.sendall(("GET %s/big?n=%d HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % (path, n, host)).encode())
-    t0 = time.perf_counter(); got = 0
-    buf = bytearray(1 << 20)
-    while True:
-        k = s.recv_into(buf)
-        if k == 0: break
-        got += k
-    dt = time.perf_counter() - t0
-    print("%.1f %d" % (got / dt / 1e6, got))
-`
-
-// TestDomainsBenchmark compares, in one run on the test internet, the
+// Benchmark compares, in one run on the test internet, the
 // same client direct (from the egress namespace, no sandbox) and through
 // the sandbox's HTTP proxy: added latency per connection (connect + first
 // byte, median of NET_BENCH_CONNS fresh connections) and throughput of one
@@ -73,27 +24,27 @@ else:
 // It is a benchmark, run only when
 // RINGFENCE_NET_BENCH=1 (bench/network.sh sets it): it measures, it
 // asserts nothing about speed, but it fails if either path stops working.
-func TestDomainsBenchmark(t *testing.T) {
+func Benchmark(t *testing.T, prov confine.Provider) {
 	if os.Getenv("RINGFENCE_NET_BENCH") != "1" {
 		t.Skip("a benchmark: bench/network.sh runs it (RINGFENCE_NET_BENCH=1)")
 	}
 	conns, _ := strconv.Atoi(envOr("NET_BENCH_CONNS", "200"))
 	size, _ := strconv.ParseInt(envOr("NET_BENCH_BYTES", strconv.Itoa(1<<30)), 10, 64)
 	e := inittest.NewEnv(t)
-	tn := newTestInternet(t, e.Root)
+	tn := Shared(t)
 	script := e.Root + "/netbench.py"
 	if err := os.WriteFile(script, []byte(netBenchPy), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	direct := func(args ...string) string {
-		out, err := execCommand("ip", append([]string{"netns", "exec", tn.egress, "python3", script}, args...)...)
+		out, err := exec.Command("ip", append([]string{"netns", "exec", tn.egress, "python3", script}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("direct %v: %v\n%s", args, err, out)
 		}
 		return strings.TrimSpace(string(out))
 	}
 	proxied := func(args ...string) string {
-		res, _ := domainsRun(t, e, tn, []string{"pkg.test"}, nil, `python3 "$ROOT/netbench.py" `+strings.Join(args, " "))
+		res, _ := Run(t, prov, e, tn, []string{"pkg.test"}, nil, `python3 "$ROOT/netbench.py" `+strings.Join(args, " "))
 		if res.Code != 0 {
 			t.Fatalf("proxied %v: exit %d\n%s", args, res.Code, res.Stderr)
 		}
@@ -121,7 +72,7 @@ func TestDomainsBenchmark(t *testing.T) {
 	if dRate == 0 || pRate == 0 || dMed == 0 || pMed == 0 || dTLS == 0 || pTLS == 0 {
 		t.Fatalf("unreadable measurements: %q %q %q %q", dl, pl, dt, pt)
 	}
-	fmt.Printf("network benchmark (%d connections, %d-byte download), same client both ways\n", conns, size)
+	fmt.Printf("network benchmark (%s backend, %d connections, %d-byte download), same client both ways\n", prov.Name(), conns, size)
 	fmt.Printf("  connect+first byte  direct median %.3f ms p90 %.3f | proxied median %.3f ms p90 %.3f | added %.3f ms\n", dMed, dP90, pMed, pP90, pMed-dMed)
 	fmt.Printf("  throughput          direct %.1f MB/s | proxied %.1f MB/s | %.0f%% of direct\n", dRate, pRate, 100*pRate/dRate)
 	fmt.Printf("  throughput (TLS)    direct %.1f MB/s | through CONNECT %.1f MB/s | %.0f%% of direct\n", dTLS, pTLS, 100*pTLS/dTLS)
