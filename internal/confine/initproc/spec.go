@@ -71,6 +71,14 @@ type Spec struct {
 	// Probe makes the init stop after the namespace and mount checks and
 	// exit 0: Available's real test of this host.
 	Probe bool `json:"probe,omitempty"`
+
+	// Parent is the supervisor's pid (set by NewCmd: the process that
+	// forks the init). An init without a pid namespace compares its parent
+	// with it to notice a supervisor that died before the parent-death
+	// handler was in place. "My parent is pid 1" is no such sign: the
+	// supervisor may itself be pid 1 (a container's entrypoint), and an
+	// orphan may be re-parented to a subreaper rather than to pid 1.
+	Parent int `json:"parent,omitempty"`
 }
 
 // View describes the mount view. Ops are applied in order, after the base.
