@@ -18,9 +18,9 @@ import (
 
 // backendReport is one backend's result, the element of `--json` output.
 type backendReport struct {
-	Backend   string              `json:"backend"`
-	Available bool                `json:"available"`
-	Reason    string              `json:"reason,omitempty"` // why it is unavailable
+	Backend   string `json:"backend"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"` // why it is unavailable
 	// Passed is true only when every check ran and none failed: a skipped
 	// check observed nothing, so a report with one is "incomplete", never
 	// "passed" (Verdict says which; Skipped counts them).
