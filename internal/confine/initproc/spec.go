@@ -105,6 +105,11 @@ const (
 	Mask   OpKind = "mask"    // hide Target: empty read-only tmpfs or empty file
 	Tmpfs  OpKind = "tmpfs"   // private scratch tmpfs at Target; RO makes it read-only
 	Proc   OpKind = "proc"    // fresh procfs for the new pid namespace
+	// ProcHost is the fallback where a fresh procfs is refused (a
+	// container's masked /proc): the host's /proc, recursively bound
+	// read-only, with the /proc/<pid> of every process present at set-up
+	// but the init masked. See procHost for what stays visible.
+	ProcHost OpKind = "proc-host"
 	Dev    OpKind = "dev"     // minimal /dev
 	// Pin binds Target (as the view has it so far, submounts included)
 	// onto itself: a mountpoint cannot be renamed or removed.
