@@ -110,7 +110,7 @@ const (
 	// read-only, with the /proc/<pid> of every process present at set-up
 	// but the init masked. See procHost for what stays visible.
 	ProcHost OpKind = "proc-host"
-	Dev    OpKind = "dev"     // minimal /dev
+	Dev      OpKind = "dev" // minimal /dev
 	// Pin binds Target (as the view has it so far, submounts included)
 	// onto itself: a mountpoint cannot be renamed or removed.
 	Pin OpKind = "pin"

@@ -45,4 +45,3 @@ func procID(tid int) (string, error) {
 	}
 	return fdinfoPid(string(b))
 }
-
