@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ringfence/ringfence/internal/confine/bwrap"
+	"github.com/ringfence/ringfence/internal/confine/linux"
 )
 
 // Host probes this machine. Each trial that could change process state
@@ -30,7 +31,20 @@ func HostSources() Sources {
 		TryUserNS:   tryUserNS,
 		TryCgroup:   tryCgroup,
 		Bwrap:       findBwrap,
+		Linux:       linuxTrial,
+		Getenv:      os.Getenv,
 	}
+}
+
+// linuxTrial is the linux backend's own Available (it starts its init in
+// the namespaces, re-executing this binary: nothing from the image) and
+// the steps it leaves out here.
+func linuxTrial() (linux.Degraded, error) {
+	p := linux.New(linux.Options{}).(*linux.Provider)
+	if err := p.Available(); err != nil {
+		return linux.Degraded{}, err
+	}
+	return p.Degraded(), nil
 }
 
 func uname() (string, string, error) {
