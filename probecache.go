@@ -24,6 +24,9 @@ type probeCached struct {
 	confine.Provider // the quick provider, used once the marker exists
 	full             confine.Provider
 	marker           string // "" when no cache directory or boot id is known
+	// probed: Available ran the full probe, so Confine goes to the full
+	// provider, which knows what the probe found (a refused fresh /proc).
+	probed bool
 }
 
 func newProbeCached(o linux.Options) confine.Provider {
@@ -41,6 +44,13 @@ func (p *probeCached) Available() error {
 		}
 	}
 	err := p.full.Available()
+	p.probed = true
+	// The quick check cannot tell a step refused (a container's masked
+	// /proc, its seccomp profile) from one allowed: a host where the linux
+	// backend leaves a step out probes every time.
+	if dp, ok := p.full.(interface{ Degraded() linux.Degraded }); ok && dp.Degraded() != (linux.Degraded{}) {
+		return err
+	}
 	if err == nil && p.marker != "" {
 		if os.MkdirAll(filepath.Dir(p.marker), 0o700) == nil {
 			_ = os.WriteFile(p.marker, nil, 0o600)
@@ -49,13 +59,34 @@ func (p *probeCached) Available() error {
 	return err
 }
 
-// probeMarker names the marker for this boot, user and binary.
+// Confine uses the provider whose Available decided: the full one knows
+// what its probe found (the steps this host refuses: the host's /proc where a fresh one is
+// refused, no host name); the quick one assumes the ordinary host the marker vouches for.
+func (p *probeCached) Confine(req confine.Request) (*confine.Cmd, error) {
+	if p.probed {
+		return p.full.Confine(req)
+	}
+	return p.Provider.Confine(req)
+}
+
+// probeMarker names the marker for this boot, user and mount namespace (a
+// container sharing the host's cache directory is another place: its
+// runtime may refuse what the host allows).
 func probeMarker() string {
 	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	dir, derr := os.UserCacheDir()
-	if err != nil || derr != nil {
+	mnt, merr := os.Readlink("/proc/self/ns/mnt")
+	if err != nil || derr != nil || merr != nil {
 		return ""
 	}
 	id := strings.TrimSpace(string(boot))
-	return filepath.Join(dir, "ringfence", "userns-ok-"+id+"-"+strconv.Itoa(os.Getuid()))
+	return filepath.Join(dir, "ringfence", "userns-ok-"+id+"-"+strconv.Itoa(os.Getuid())+"-"+nsID(mnt))
+}
+
+// nsID is the inode of a namespace link ("mnt:[4026531841]" → 4026531841).
+func nsID(link string) string {
+	if i, j := strings.IndexByte(link, '['), strings.IndexByte(link, ']'); i >= 0 && j > i {
+		return link[i+1 : j]
+	}
+	return "unknown"
 }

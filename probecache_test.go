@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/linux"
 )
 
 type countingProvider struct {
@@ -42,5 +43,39 @@ func TestProbeCachedLeavesNoMarkerOnFailure(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("a failed probe left a marker: the next run would skip the probe")
+	}
+}
+
+type hostProcProvider struct{ countingProvider }
+
+func (*hostProcProvider) Degraded() linux.Degraded { return linux.Degraded{HostProc: true} }
+func (*hostProcProvider) Confine(confine.Request) (*confine.Cmd, error) {
+	return &confine.Cmd{Backend: "full"}, nil
+}
+
+// TestProbeCachedHostProc: where the full probe found a fresh /proc refused
+// (a container), no marker is left (the quick check could not know) and
+// Confine goes to the provider that knows.
+func TestProbeCachedHostProc(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "m")
+	p := &probeCached{Provider: &countingProvider{}, full: &hostProcProvider{}, marker: marker}
+	if err := p.Available(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a host-/proc probe left a marker: the next run's quick check would mount a fresh /proc and fail")
+	}
+	cmd, err := p.Confine(confine.Request{})
+	if err != nil || cmd.Backend != "full" {
+		t.Errorf("Confine went to the quick provider after a full probe: %v %v", cmd, err)
+	}
+}
+
+func TestNsID(t *testing.T) {
+	if got := nsID("mnt:[4026531841]"); got != "4026531841" {
+		t.Errorf("nsID = %q", got)
+	}
+	if got := nsID("garbage"); got != "unknown" {
+		t.Errorf("nsID(garbage) = %q", got)
 	}
 }

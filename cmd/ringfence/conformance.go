@@ -18,16 +18,21 @@ import (
 
 // backendReport is one backend's result, the element of `--json` output.
 type backendReport struct {
-	Backend   string              `json:"backend"`
-	Available bool                `json:"available"`
-	Reason    string              `json:"reason,omitempty"` // why it is unavailable
-	Passed    bool                `json:"passed"`
-	Checks    []conformance.Check `json:"checks"`
+	Backend   string `json:"backend"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"` // why it is unavailable
+	// Passed is true only when every check ran and none failed: a skipped
+	// check observed nothing, so a report with one is "incomplete", never
+	// "passed" (Verdict says which; Skipped counts them).
+	Passed  bool                `json:"passed"`
+	Verdict string              `json:"verdict"` // passed, failed, incomplete, unavailable
+	Skipped int                 `json:"skipped"`
+	Checks  []conformance.Check `json:"checks"`
 }
 
 func newConformanceCmd() *cobra.Command {
 	var backend string
-	var asJSON bool
+	var asJSON, strict bool
 	cmd := &cobra.Command{
 		Use:   "conformance",
 		Short: "Run the sandbox conformance suite on ringfence's own backends",
@@ -36,18 +41,22 @@ stdin, environment, timeouts, files, path refusals and the isolation each
 backend claims, observed from outside with real attacks — on ringfence's own
 backends. By default it runs every backend available here and lists the others
 as unavailable with the reason; naming one with --backend makes its absence a
-failure. A failing check makes the exit status 1.`,
+failure. A failing check makes the exit status 1. A check that could not
+observe what it checks is listed as skipped and makes the backend's verdict
+"incomplete", never "passed"; with --strict a skipped check fails the run
+(exit status 1), as CI runs it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runConformance(cmd.Context(), cmd.OutOrStdout(), backend, asJSON)
+			return runConformance(cmd.Context(), cmd.OutOrStdout(), backend, asJSON, strict)
 		},
 	}
 	cmd.Flags().StringVar(&backend, "backend", "all", "auto, "+strings.Join(ringfence.Backends, ", ")+", or all (every one available here)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON: [{backend, passed, checks: [{name, ok, detail}]}]")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON: [{backend, passed, verdict, skipped, checks: [{name, ok, skipped, detail}]}]")
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit status 1) when any check was skipped")
 	return cmd
 }
 
-func runConformance(ctx context.Context, out io.Writer, backend string, asJSON bool) error {
+func runConformance(ctx context.Context, out io.Writer, backend string, asJSON, strict bool) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -74,7 +83,7 @@ func runConformance(ctx context.Context, out io.Writer, backend string, asJSON b
 	} else {
 		printConformance(out, reports)
 	}
-	return conformanceExit(reports, backend != "all")
+	return conformanceExit(reports, backend != "all", strict)
 }
 
 // conformanceBackends expands --backend.
@@ -90,26 +99,60 @@ func conformanceBackends(flag string) ([]string, error) {
 
 func conformOne(ctx context.Context, backend string) backendReport {
 	if err := conformance.LocalAvailable(backend); err != nil {
-		return backendReport{Backend: backend, Reason: err.Error(), Checks: []conformance.Check{}}
+		return backendReport{Backend: backend, Reason: err.Error(), Verdict: "unavailable", Checks: []conformance.Check{}}
 	}
 	rep := conformance.Run(ctx, conformance.Local(backend), conformance.Options{Name: backend})
-	return backendReport{Backend: backend, Available: true, Passed: rep.Passed, Checks: rep.Checks}
+	return judged(backendReport{Backend: backend, Available: true, Checks: rep.Checks})
+}
+
+// judged fills in a report's verdict from its checks: failed when one
+// failed, else incomplete when one was skipped, else passed.
+func judged(r backendReport) backendReport {
+	failed := 0
+	r.Skipped = 0
+	for _, c := range r.Checks {
+		switch {
+		case c.Skipped:
+			r.Skipped++
+		case !c.OK:
+			failed++
+		}
+	}
+	switch {
+	case !r.Available:
+		r.Verdict = "unavailable"
+	case failed > 0:
+		r.Verdict = "failed"
+	case r.Skipped > 0:
+		r.Verdict = "incomplete"
+	default:
+		r.Verdict = "passed"
+	}
+	r.Passed = r.Verdict == "passed"
+	return r
 }
 
 // conformanceExit is 0 when every check that ran passed; 1 when one
-// failed; exitUnavailable when a backend named explicitly cannot run here.
-func conformanceExit(reports []backendReport, named bool) error {
-	failed := 0
+// failed, or (strict) when one was skipped; exitUnavailable when a backend
+// named explicitly cannot run here.
+func conformanceExit(reports []backendReport, named, strict bool) error {
+	failed, skipped := 0, 0
 	for _, r := range reports {
 		if named && !r.Available {
 			return &exitError{code: exitUnavailable, err: fmt.Errorf("backend %s is unavailable here: %s", r.Backend, r.Reason)}
 		}
-		if r.Available && !r.Passed {
+		switch r.Verdict {
+		case "failed":
 			failed++
+		case "incomplete":
+			skipped += r.Skipped
 		}
 	}
 	if failed > 0 {
 		return &exitError{code: 1, err: fmt.Errorf("%d backend(s) failed conformance", failed)}
+	}
+	if strict && skipped > 0 {
+		return &exitError{code: 1, err: fmt.Errorf("%d check(s) skipped, and --strict allows none", skipped)}
 	}
 	if !slices.ContainsFunc(reports, func(r backendReport) bool { return r.Available }) {
 		return &exitError{code: exitUnavailable, err: errors.New("no backend is available here")}
@@ -123,7 +166,7 @@ func printConformance(out io.Writer, reports []backendReport) {
 			fmt.Fprintf(out, "%s: unavailable: %s\n\n", r.Backend, r.Reason)
 			continue
 		}
-		fmt.Fprintf(out, "%s: %s (%s)\n", r.Backend, verdictWord(r.Passed), tally(r.Checks))
+		fmt.Fprintf(out, "%s: %s (%s)\n", r.Backend, verdictWord(r), tally(r.Checks))
 		for _, c := range r.Checks {
 			mark, detail := "ok  ", ""
 			switch {
@@ -141,9 +184,14 @@ func printConformance(out io.Writer, reports []backendReport) {
 	}
 }
 
-func verdictWord(passed bool) string {
-	if passed {
+// verdictWord is the headline of a backend's report: "passed" only when
+// every check ran and none failed.
+func verdictWord(r backendReport) string {
+	switch r.Verdict {
+	case "passed":
 		return "passed"
+	case "incomplete":
+		return fmt.Sprintf("INCOMPLETE: %d check(s) skipped", r.Skipped)
 	}
 	return "FAILED"
 }

@@ -18,7 +18,9 @@ func newDoctorCmd() *cobra.Command {
 		Use:   "doctor [--json]",
 		Short: "Report what this host can enforce and which backend auto picks",
 		Long: `doctor probes this host — kernel, Landlock ABI, seccomp, user namespaces (and
-why not), cgroups and their delegation, bubblewrap — and reports the backend
+why not), cgroups and their delegation, bubblewrap, the linux backend's own
+trial (and the steps it leaves out here), whether it runs inside a container and
+what the container's runtime took away — and reports the backend
 "auto" would choose and, for each policy feature, whether it is enforced
 full, partial or not at all here. Every trial runs in a child process.`,
 		Example: `  ringfence doctor
@@ -33,6 +35,7 @@ full, partial or not at all here. Every trial runs in a child process.`,
 				// As on Ubuntu 24.04's AppArmor rule or in many containers:
 				// the trial clone is refused, everything else is this host's.
 				src.TryUserNS = func() error { return errSimulatedNoUserNS }
+				src.Linux = nil // the backend falls with user namespaces
 			default:
 				return &exitError{code: exitUsage, err: fmt.Errorf("--simulate %q: the only simulation is no-userns", simulate)}
 			}

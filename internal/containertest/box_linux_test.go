@@ -21,6 +21,7 @@ type box struct {
 	root    string
 	seccomp string // a profile file, or "" for the runtime's default
 	user    string // --user for podman, or "" for root
+	bare    bool   // only the ringfence binary: no busybox, no /tmp
 }
 
 var (
@@ -100,16 +101,8 @@ func (b *box) run(t *testing.T, script string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	args := []string{"run", "--rm", "--runtime", "runc",
-		"--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096",
-		"--network", "none", "--env", "HOME=/home/user"}
-	if b.seccomp != "" {
-		args = append(args, "--security-opt", "seccomp="+b.seccomp)
-	}
-	if b.user != "" {
-		args = append(args, "--user", b.user)
-	}
-	args = append(args, "--rootfs", b.root, "/bin/sh", "-c", script)
+	args := append([]string{"run", "--rm"}, b.podmanArgs()...)
+	args = append(args, "/bin/sh", "-c", script)
 	out, err := exec.CommandContext(ctx, "podman", args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("podman run: %v\n%s", err, out)

@@ -27,7 +27,7 @@ func startAndReap(spec *Spec, st *os.File) int {
 	ignoreSignals()
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwarded...)
-	watchParentDeath()
+	watchParentDeath(spec.Parent)
 	// From this record on the command may have run: if the init dies
 	// before it says started or failed, it is not told as "never ran".
 	if err := status.Write(st, status.Event{Kind: status.Exec}); err != nil {

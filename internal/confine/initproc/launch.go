@@ -35,6 +35,7 @@ func NewCmd(spec *Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec.Parent = os.Getpid()
 	data, err := json.Marshal(spec)
 	if err != nil {
 		return nil, err

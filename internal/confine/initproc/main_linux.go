@@ -106,9 +106,6 @@ func confineSelf(spec *Spec) (*os.File, error) {
 			return nil, err
 		}
 	}
-	if spec.Probe {
-		return nil, nil
-	}
 	if spec.Subreaper {
 		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 			return nil, stage("subreaper", err)
@@ -118,6 +115,11 @@ func confineSelf(spec *Spec) (*os.File, error) {
 		if err := unix.Sethostname([]byte(spec.Hostname)); err != nil {
 			return nil, stage("uts", err)
 		}
+	}
+	if spec.Probe {
+		// Available's trial ends here: namespaces, the view and the host
+		// name are what a host (a container's runtime) may refuse.
+		return nil, nil
 	}
 	if spec.DenyVsock {
 		if err := denyVsock(); err != nil {

@@ -26,6 +26,8 @@ func (vw *view) apply(op Op, src int) error {
 		return vw.mountAt(src, op.Target, true, true)
 	case Proc:
 		return vw.proc(op.Target)
+	case ProcHost:
+		return vw.procHost(op.Target)
 	case Dev:
 		return vw.dev(op.Target, op.RO, op.Size)
 	case Pin:

@@ -19,9 +19,9 @@ import (
 const ParentDeathSignal = syscall.SIGPWR
 
 // watchParentDeath ends the whole tree below the init when its supervisor
-// dies. Only needed outside a pid namespace: as pid 1, the init's death
-// already ends everything in its namespace.
-func watchParentDeath() {
+// (pid parent) dies. Only needed outside a pid namespace: as pid 1, the
+// init's death already ends everything in its namespace.
+func watchParentDeath(parent int) {
 	if os.Getpid() == 1 {
 		return
 	}
@@ -32,7 +32,11 @@ func watchParentDeath() {
 		killDescendants()
 		os.Exit(128 + int(ParentDeathSignal))
 	}()
-	if os.Getppid() == 1 { // the supervisor died before the handler was in place
+	// The parent-death signal is sent by the kernel from the moment of the
+	// fork, but Go's runtime drops a SIGPWR nobody was notified of: a
+	// supervisor that died before the Notify above is seen only as a
+	// changed parent.
+	if parentGone(parent, os.Getppid()) {
 		died <- ParentDeathSignal
 	}
 }

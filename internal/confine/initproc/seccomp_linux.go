@@ -69,7 +69,19 @@ func supervise(ctx context.Context, listener *os.File, spec *Seccomp, lock *Land
 		}
 		rules.InetConnect = seccomp.ProxyOnly(spec.ProxyPorts...)
 	}
-	go func() { _ = seccomp.Supervise(ctx, listener, rules) }()
+	// Checked here, before the command exists: a supervisor that cannot
+	// start would leave the command blocked in its first supervised call.
+	if err := seccomp.CheckProc(); err != nil {
+		return err
+	}
+	go func() {
+		// Should it stop on its own anyway, no call could be answered:
+		// end the init (and, as pid 1 or through the parent-death path,
+		// the tree) rather than leave the command hanging.
+		if err := seccomp.Supervise(ctx, listener, rules); err != nil && ctx.Err() == nil {
+			os.Exit(ExitSetup)
+		}
+	}()
 	return nil
 }
 

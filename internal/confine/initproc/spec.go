@@ -71,6 +71,14 @@ type Spec struct {
 	// Probe makes the init stop after the namespace and mount checks and
 	// exit 0: Available's real test of this host.
 	Probe bool `json:"probe,omitempty"`
+
+	// Parent is the supervisor's pid (set by NewCmd: the process that
+	// forks the init). An init without a pid namespace compares its parent
+	// with it to notice a supervisor that died before the parent-death
+	// handler was in place. "My parent is pid 1" is no such sign: the
+	// supervisor may itself be pid 1 (a container's entrypoint), and an
+	// orphan may be re-parented to a subreaper rather than to pid 1.
+	Parent int `json:"parent,omitempty"`
 }
 
 // View describes the mount view. Ops are applied in order, after the base.
@@ -97,7 +105,12 @@ const (
 	Mask   OpKind = "mask"    // hide Target: empty read-only tmpfs or empty file
 	Tmpfs  OpKind = "tmpfs"   // private scratch tmpfs at Target; RO makes it read-only
 	Proc   OpKind = "proc"    // fresh procfs for the new pid namespace
-	Dev    OpKind = "dev"     // minimal /dev
+	// ProcHost is the fallback where a fresh procfs is refused (a
+	// container's masked /proc): the host's /proc, recursively bound
+	// read-only, with the /proc/<pid> of every process present at set-up
+	// but the init masked. See procHost for what stays visible.
+	ProcHost OpKind = "proc-host"
+	Dev      OpKind = "dev" // minimal /dev
 	// Pin binds Target (as the view has it so far, submounts included)
 	// onto itself: a mountpoint cannot be renamed or removed.
 	Pin OpKind = "pin"

@@ -50,6 +50,13 @@ func Enforce(p *policy.Policy, plan Plan, exists func(string) bool) confine.Enfo
 		}
 	}
 
+	for _, op := range plan.View.Ops {
+		if op.Kind == initproc.ProcHost {
+			// The container's other processes are listed: not a write,
+			// but more than the policy's reads allow.
+			e.Files = confine.FilesPartial
+		}
+	}
 	if len(missing) > 0 {
 		e.Files = confine.FilesPartial
 		e.Reasons = append(e.Reasons, "protected paths that do not exist yet can be created: "+strings.Join(missing, ", "))

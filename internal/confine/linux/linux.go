@@ -43,6 +43,9 @@ type Provider struct {
 	opts  Options
 	once  sync.Once
 	avail error
+	// degraded: the steps this host refuses though the namespaces work
+	// (a container); found by the probe, named in every run's reasons.
+	degraded Degraded
 }
 
 // New returns the linux backend.
@@ -64,9 +67,15 @@ func (p *Provider) Available() error {
 			p.avail = quickCheck()
 			return
 		}
-		p.avail = probe()
+		p.degraded, p.avail = probe()
 	})
 	return p.avail
+}
+
+// Degraded reports the steps Available found refused here (see Degraded).
+func (p *Provider) Degraded() Degraded {
+	_ = p.Available()
+	return p.degraded
 }
 
 // UnavailableReason wraps why the backend cannot run here.
@@ -99,7 +108,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err := p.Available(); err != nil {
 		return nil, err
 	}
-	vo := ViewOptions{MountPath: req.MountPath, Home: req.Home,
+	vo := ViewOptions{MountPath: req.MountPath, Home: req.Home, HostProc: p.degraded.HostProc,
 		ScratchBytes: confine.ScratchSize(pol.Limits.ScratchBytes, confine.HostRAM())}
 	env, homeReason := req.Env, ""
 	removeWork := func() {}
@@ -147,8 +156,11 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	dir = plan.Mount.View(dir)
 	spec := &initproc.Spec{
 		Argv: req.Argv, Dir: dir, Env: env,
-		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",
+		View: &plan.View, Loopback: plan.Loopback, Hostname: Hostname,
 		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
+	}
+	if p.degraded.NoHostname {
+		spec.Hostname = "" // refused here: the UTS namespace keeps the container's name
 	}
 	spec.DenyVsock = plan.NewNet // vsock is not namespaced
 	var dom *domainnet.Setup
@@ -177,6 +189,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if homeReason != "" {
 		cmd.Enforcement.Reasons = append(cmd.Enforcement.Reasons, homeReason)
 	}
+	cmd.Enforcement.Reasons = append(cmd.Enforcement.Reasons, p.degraded.Reasons()...)
 	cmd.Dialect = Dialect
 	cmd.TreeKill = confine.KillPidNamespace
 	cleanup := cmd.Cleanup

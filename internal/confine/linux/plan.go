@@ -42,6 +42,10 @@ type ViewOptions struct {
 	HomeCacheAt string
 	// ScratchBytes sizes the private /tmp and /dev/shm; 0: kernel default.
 	ScratchBytes int64
+	// HostProc shows the host's (a container's) own /proc, read-only and
+	// with the processes present at set-up masked, where the kernel
+	// refuses a fresh one (initproc.ProcHost; reported by Enforce).
+	HostProc bool
 }
 
 // Remap rewrites paths at or under From to the same place under To. The
@@ -142,8 +146,12 @@ func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
 // sysOps are the view's own mounts, by depth: fresh /proc, /dev and /tmp
 // (bounded), the home overlay, and masks over ringfence's state.
 func sysOps(p *policy.Policy, o ViewOptions, scratchRO bool) []sysOp {
+	proc := initproc.Proc
+	if o.HostProc {
+		proc = initproc.ProcHost
+	}
 	sys := []sysOp{
-		{initproc.Op{Kind: initproc.Proc, Target: "/proc"}, 1, true},
+		{initproc.Op{Kind: proc, Target: "/proc"}, 1, true},
 		{initproc.Op{Kind: initproc.Dev, Target: "/dev", RO: scratchRO, Size: o.ScratchBytes}, 1, true},
 		{initproc.Op{Kind: initproc.Tmpfs, Target: "/tmp", RO: scratchRO, Size: o.ScratchBytes}, 1, true},
 	}

@@ -19,20 +19,54 @@ var sysctlGates = []struct{ path, off, why string }{
 }
 
 // probe starts the init in the namespaces Confine uses and has it build a
-// minimal view with a fresh /proc and pivot into it. Only a child does
-// this: the caller's own process is never changed.
-func probe() error {
-	spec := &initproc.Spec{Probe: true, View: &initproc.View{Ops: []initproc.Op{{Kind: initproc.Proc, Target: "/proc"}}}}
+// minimal view with a fresh /proc, pivot into it and set its host name.
+// Where the kernel or the runtime refuses one of those steps but not the
+// namespaces (a container: a masked /proc, a seccomp profile that keeps
+// sethostname for CAP_SYS_ADMIN), it tries again without that step
+// (nextStep decides) and, when that works, reports the backend available
+// with the steps not taken: one step lost, not the whole backend. Only a
+// child does this: the caller's own process is never changed.
+func probe() (Degraded, error) {
+	var d Degraded
+	var first error
+	for range 4 {
+		stage, errno, err := probeWith(d)
+		if err == nil {
+			return d, nil
+		}
+		if first == nil {
+			first = err // the first refusal is the one worth naming
+		}
+		next, ok := nextStep(d, stage, errno)
+		if !ok {
+			return Degraded{}, first
+		}
+		d = next
+	}
+	return Degraded{}, first
+}
+
+// probeWith runs the probe with the steps d leaves out, and says at which
+// stage, with which errno, the init failed.
+func probeWith(d Degraded) (stage, errno string, err error) {
+	proc := initproc.Proc
+	if d.HostProc {
+		proc = initproc.ProcHost
+	}
+	spec := &initproc.Spec{Probe: true, View: &initproc.View{Ops: []initproc.Op{{Kind: proc, Target: "/proc"}}}}
+	if !d.NoHostname {
+		spec.Hostname = Hostname
+	}
 	c, err := initproc.NewCmd(spec, sysProcAttr(true))
 	if err != nil {
-		return unavailable("%v", err)
+		return "", "", unavailable("%v", err)
 	}
 	defer c.Cleanup()
 	cmd := exec.Command(c.Path, c.Args[1:]...)
 	cmd.Args[0] = c.Args[0]
 	cmd.Env, cmd.Dir, cmd.ExtraFiles, cmd.SysProcAttr = c.Env, c.Dir, c.ExtraFiles, c.SysProcAttr
 	if err := cmd.Start(); err != nil {
-		return unavailable("%s", startFailure(err))
+		return "", "", unavailable("%s", startFailure(err))
 	}
 	c.ExtraFiles[0].Close()
 	c.ExtraFiles[1].Close()
@@ -41,13 +75,14 @@ func probe() error {
 	werr := cmd.Wait()
 	switch {
 	case serr != nil:
-		return unavailable("sending the probe spec: %v", serr)
+		return "", "", unavailable("sending the probe spec: %v", serr)
 	case sum.Failure != nil:
-		return unavailable("the probe failed at %s (%s)", sum.Failure.Stage, sum.Failure.Errno)
+		return sum.Failure.Stage, sum.Failure.Errno,
+			unavailable("the probe failed at %s (%s)", sum.Failure.Stage, sum.Failure.Errno)
 	case werr != nil:
-		return unavailable("the probe exited: %v", werr)
+		return "", "", unavailable("the probe exited: %v", werr)
 	}
-	return nil
+	return "", "", nil
 }
 
 // startFailure explains why clone of the namespaces failed.

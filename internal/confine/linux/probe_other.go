@@ -2,6 +2,8 @@
 
 package linux
 
-func probe() error { return unavailable("Linux namespaces exist on Linux only") }
+func probe() (Degraded, error) {
+	return Degraded{}, unavailable("Linux namespaces exist on Linux only")
+}
 
-func quickCheck() error { return probe() }
+func quickCheck() error { _, err := probe(); return err }

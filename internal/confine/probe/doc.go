@@ -18,7 +18,8 @@
 // # Threat model
 //
 // The probe must not change the host or the calling process: the user
-// namespace trial runs true(1) in a child with CLONE_NEWUSER|NEWNS|NEWPID,
+// namespace trial clones a child with CLONE_NEWUSER|NEWNS|NEWPID (and runs
+// nothing in it: no program from the image is needed),
 // the cgroup trial makes and removes an empty group, Landlock and seccomp
 // are asked what they support without installing anything, and bwrap is
 // tried in a throwaway sandbox.

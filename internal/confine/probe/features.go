@@ -100,6 +100,11 @@ func linuxFeatures(r Report) map[string]Feature {
 	}
 	f[FeatProtected] = protectedByGuard(r, "in the init")
 	f[FeatHostUnix] = hostUnix(r, "seccomp user notification checks each connect")
+	if r.Linux.HostProc {
+		// A container's masked /proc: no fresh one can be mounted.
+		f[FeatDeniedReads] = partial("denied paths masked in the mount view; /proc is the container's own (a fresh one is refused here): the command lists processes the container starts after it")
+		f[FeatProcesses] = partial("new pid namespace, but /proc is the container's own, read-only, with the processes present at start masked: later ones are listed (command lines, status), not reachable")
+	}
 	return f
 }
 

@@ -3,6 +3,8 @@ package probe
 import (
 	"errors"
 	"os"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/testenv"
@@ -46,4 +48,27 @@ func errIf(bad bool, reasons []string) error {
 		return nil
 	}
 	return errors.New(joinOr(reasons, "no reason given"))
+}
+
+// TestUserNSTrialNeedsNoProgram: with nothing on PATH (a scratch image),
+// the user namespace trial still runs and says yes on this host; before,
+// it reported "true(1) is not on PATH" and auto fell to a weaker backend.
+func TestUserNSTrialNeedsNoProgram(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := tryUserNS()
+	testenv.Need(t, "user namespaces", err)
+}
+
+func TestUserNSVerdict(t *testing.T) {
+	if userNSVerdict(syscall.ENAMETOOLONG) != nil || userNSVerdict(nil) != nil {
+		t.Error("the trial's expected execve failure is not read as success")
+	}
+	for _, e := range []error{syscall.EPERM, syscall.EINVAL, syscall.ENOSPC, syscall.EUSERS, syscall.ENOSYS, errors.New("other")} {
+		if userNSVerdict(e) == nil {
+			t.Errorf("%v read as success", e)
+		}
+	}
+	if got := userNSVerdict(syscall.EPERM).Error(); !strings.Contains(got, "EPERM") {
+		t.Errorf("refusal not named: %q", got)
+	}
 }

@@ -22,6 +22,8 @@ func Probe(s Sources) Report {
 	r.UserNS = userNSFact(s, r.Root)
 	r.Cgroups = cgroupFacts(s)
 	r.Bwrap = bwrapFact(s)
+	r.Linux = linuxFact(s, r)
+	r.Container = containerFact(s, r)
 	r.Auto, r.AutoReasons = Choose(r)
 	r.Features = Features(r, r.Auto)
 	r.NetworkDomains = DomainsByBackend(r)
@@ -106,10 +108,18 @@ func bwrapFact(s Sources) Bwrap {
 // unprivileged user namespaces), else landlock where the kernel has it,
 // else "none": a confining policy is refused, never run unconfined.
 func Choose(r Report) (string, []string) {
-	if r.UserNS.Available {
+	var why []string
+	switch {
+	case r.UserNS.Available && r.Linux.Available && len(r.Linux.NotTaken) == 0:
 		return "linux", []string{"user namespaces work: the native backend confines fully"}
+	case r.UserNS.Available && r.Linux.Available:
+		return "linux", append([]string{"user namespaces work: the native backend keeps its namespaces and mount view, with steps this host refuses left out:"},
+			r.Linux.NotTaken...)
+	case r.UserNS.Available:
+		why = []string{"user namespaces work, but the linux backend's trial failed: " + joinOr([]string{r.Linux.Reason}, "unknown reason")}
+	default:
+		why = []string{"user namespaces unavailable: " + joinOr(r.UserNS.Reasons, "unknown reason")}
 	}
-	why := []string{"user namespaces unavailable: " + joinOr(r.UserNS.Reasons, "unknown reason")}
 	if r.Bwrap.Usable {
 		return "bwrap", append(why, fmt.Sprintf("bwrap %s at %s works", r.Bwrap.Version, r.Bwrap.Path))
 	}

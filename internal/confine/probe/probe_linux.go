@@ -4,15 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/ringfence/ringfence/internal/confine/bwrap"
+	"github.com/ringfence/ringfence/internal/confine/linux"
 )
 
 // Host probes this machine. Each trial that could change process state
@@ -30,7 +31,20 @@ func HostSources() Sources {
 		TryUserNS:   tryUserNS,
 		TryCgroup:   tryCgroup,
 		Bwrap:       findBwrap,
+		Linux:       linuxTrial,
+		Getenv:      os.Getenv,
 	}
+}
+
+// linuxTrial is the linux backend's own Available (it starts its init in
+// the namespaces, re-executing this binary: nothing from the image) and
+// the steps it leaves out here.
+func linuxTrial() (linux.Degraded, error) {
+	p := linux.New(linux.Options{}).(*linux.Provider)
+	if err := p.Available(); err != nil {
+		return linux.Degraded{}, err
+	}
+	return p.Degraded(), nil
 }
 
 func uname() (string, string, error) {
@@ -81,28 +95,43 @@ func actionAvail(action uint32) error {
 	return nil
 }
 
-// tryUserNS starts true(1) in new user, mount and pid namespaces, mapped
-// to the current user, exactly as an unprivileged sandbox would need.
+// tryUserNS creates a child in new user, mount and pid namespaces, mapped
+// to the current user, exactly as an unprivileged sandbox would need —
+// and runs nothing in it, so it needs nothing from the image (a scratch or
+// distroless container has no true(1), no shell). The child's execve is
+// given a path longer than PATH_MAX: the kernel refuses it with
+// ENAMETOOLONG before looking at any file, and only a child that was
+// cloned into the namespaces and mapped gets that far (a refused clone or
+// map write fails with its own errno first).
 func tryUserNS() error {
-	prog, err := exec.LookPath("true")
-	if err != nil {
-		return errors.New("true(1) is not on PATH to run the trial with")
+	_, err := syscall.ForkExec(unreachablePath, []string{"ringfence-userns-trial"}, &syscall.ProcAttr{
+		Env: []string{},
+		Sys: &syscall.SysProcAttr{
+			Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID,
+			UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
+			GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
+			GidMappingsEnableSetgroups: false,
+		},
+	})
+	return userNSVerdict(err)
+}
+
+// unreachablePath is longer than PATH_MAX (4096), so execve refuses it
+// with ENAMETOOLONG without a lookup.
+var unreachablePath = "/" + strings.Repeat("r", 4200)
+
+// userNSVerdict reads the trial's error: ENAMETOOLONG is the execve the
+// child reached inside its namespaces (success); nil cannot happen (no such
+// program) and is treated as success too; anything else is the refusal.
+func userNSVerdict(err error) error {
+	var errno syscall.Errno
+	switch {
+	case err == nil, errors.Is(err, syscall.ENAMETOOLONG):
+		return nil
+	case errors.As(err, &errno):
+		return fmt.Errorf("clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID): %s (%s)", unix.ErrnoName(errno), errno.Error())
 	}
-	cmd := exec.Command(prog)
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
-		GidMappingsEnableSetgroups: false,
-	}
-	if err := cmd.Run(); err != nil {
-		var errno syscall.Errno
-		if errors.As(err, &errno) {
-			return fmt.Errorf("clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID): %s (%s)", unix.ErrnoName(errno), errno.Error())
-		}
-		return err
-	}
-	return nil
+	return err
 }
 
 // tryCgroup makes and removes an empty group under dir.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ringfence/ringfence/internal/confine/linux"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -85,6 +87,48 @@ func oldKernel() Sources {
 	return s
 }
 
+// podmanMountinfo is a runc container's: /proc with the runtime's masks
+// and read-only paths, /sys read-only.
+const podmanMountinfo = `74 60 0:40 / / rw,relatime - overlay overlay rw
+75 74 0:41 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw
+46 75 0:41 /bus /proc/bus ro,nosuid,nodev,noexec,relatime - proc proc rw
+49 75 0:41 /sys /proc/sys ro,nosuid,nodev,noexec,relatime - proc proc rw
+50 75 0:46 / /proc/acpi ro,relatime - tmpfs tmpfs ro
+51 75 0:42 /null /proc/keys rw,nosuid,noexec - tmpfs tmpfs rw,size=65536k,mode=755
+80 74 0:50 / /sys ro,nosuid,nodev,noexec,relatime - sysfs sysfs ro
+`
+
+// podman is root in a podman/runc container: the runtime's seccomp profile
+// and capability set, a masked /proc; user namespaces work, and the linux
+// backend's trial leaves out its fresh /proc and host name. With noUserNS
+// the profile refuses new namespaces (Docker's default).
+func podman(noUserNS bool) Sources {
+	s := ciHost()
+	files := map[string]string{
+		fileMaxUserNS: "96364\n", fileMountinfo: podmanMountinfo, fileCgroup: "0::/\n",
+		fileContainerEnv: "engine=\"podman-4.3.1\"\n",
+		fileSelfStatus:   "Name:\tringfence\nCapBnd:\t00000000800405fb\nNoNewPrivs:\t0\nSeccomp:\t2\nSeccomp_filters:\t1\n",
+		fileCapLastCap:   "40\n",
+	}
+	s.ReadFile = fakeFiles(files)
+	s.Getenv = func(k string) string {
+		if k == "container" {
+			return "podman"
+		}
+		return ""
+	}
+	s.TryCgroup = func(string) error { return errors.New("mkdir: EROFS") }
+	s.Bwrap = func() (string, string, error) { return "", "", errors.New("bwrap is not installed (not found on PATH)") }
+	s.Linux = func() (linux.Degraded, error) { return linux.Degraded{HostProc: true, NoHostname: true}, nil }
+	if noUserNS {
+		s.TryUserNS = func() error { return errors.New("clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID): EPERM (operation not permitted)") }
+		s.Linux = func() (linux.Degraded, error) {
+			return linux.Degraded{}, errors.New("linux backend unavailable: creating user, mount and pid namespaces failed: operation not permitted")
+		}
+	}
+	return s
+}
+
 func TestProbeSimulatedHosts(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -98,6 +142,8 @@ func TestProbeSimulatedHosts(t *testing.T) {
 			"kernel.apparmor_restrict_unprivileged_userns is 1 (AppArmor restricts unprivileged user namespaces)",
 			"trial failed: clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID): EACCES (permission denied)"}},
 		{"ubuntu-setuid-bwrap", ubuntu(true), "bwrap", false, nil},
+		{"podman-default-profile", podman(false), "linux", true, nil},
+		{"podman-no-namespaces", podman(true), "landlock", false, nil},
 		{"old-kernel", oldKernel(), "none", false, []string{
 			"user.max_user_namespaces is 0",
 			"trial failed: clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID): EACCES (permission denied)"}},

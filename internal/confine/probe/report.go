@@ -11,6 +11,11 @@ type Report struct {
 	UserNS   UserNS   `json:"userNamespaces"`
 	Cgroups  Cgroups  `json:"cgroups"`
 	Bwrap    Bwrap    `json:"bwrap"`
+	// Linux is the linux backend's own trial (see LinuxTrial).
+	Linux LinuxTrial `json:"linuxBackend"`
+	// Container says whether this is a container and what its runtime
+	// took away.
+	Container Container `json:"container"`
 	// Auto is the backend `--backend auto` picks here ("none": refuse).
 	Auto        string    `json:"auto"`
 	AutoReasons []string  `json:"autoReasons"`

@@ -1,5 +1,7 @@
 package probe
 
+import "github.com/ringfence/ringfence/internal/confine/linux"
+
 // Sources are where the facts come from. Host uses the real ones; a test
 // replaces any of them to simulate a host (no user namespaces, no Landlock,
 // no bwrap) without needing one. A nil function is a fact source this
@@ -18,6 +20,11 @@ type Sources struct {
 	TryCgroup func(dir string) error
 	// Bwrap finds bwrap and runs a trial sandbox.
 	Bwrap func() (path, version string, err error)
+	// Linux runs the linux backend's own trial and returns the steps it
+	// leaves out here (nil: the backend stands or falls with TryUserNS).
+	Linux func() (linux.Degraded, error)
+	// Getenv reads this process's environment (container signs).
+	Getenv func(string) string
 }
 
 // Files read through Sources.ReadFile.

@@ -20,6 +20,13 @@ func (r Report) Text() string {
 	fmt.Fprintf(&b, "  memory groups  %s\n", controllerLine(r.Cgroups.Memory))
 	fmt.Fprintf(&b, "  pids groups    %s\n", controllerLine(r.Cgroups.Pids))
 	fmt.Fprintf(&b, "bwrap            %s\n", r.bwrapLine())
+	fmt.Fprintf(&b, "container        %s\n", r.containerLine())
+	if len(r.Container.TakenAway) > 0 {
+		fmt.Fprintf(&b, "  %s:\n", takenTitle(r.Container.Inside))
+		for _, t := range r.Container.TakenAway {
+			fmt.Fprintf(&b, "  - %s\n", t)
+		}
+	}
 	fmt.Fprintf(&b, "\nauto backend     %s\n", r.Auto)
 	for _, why := range r.AutoReasons {
 		fmt.Fprintf(&b, "  - %s\n", why)
@@ -62,6 +69,21 @@ func (r Report) bwrapLine() string {
 		return fmt.Sprintf("%s at %s", r.Bwrap.Version, r.Bwrap.Path)
 	}
 	return yesNo(false, r.Bwrap.Reason)
+}
+
+func (r Report) containerLine() string {
+	c := r.Container
+	if !c.Inside {
+		return "no sign of one"
+	}
+	return fmt.Sprintf("yes, %s (%s)", c.Runtime, strings.Join(c.Evidence, "; "))
+}
+
+func takenTitle(inside bool) string {
+	if inside {
+		return "what the container's runtime took away"
+	}
+	return "what this host takes away"
 }
 
 func controllerLine(c Controller) string {

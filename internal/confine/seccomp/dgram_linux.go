@@ -3,7 +3,6 @@ package seccomp
 import (
 	"encoding/binary"
 	"os"
-	"strconv"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -211,7 +210,7 @@ func (t *target) write(addr uint64, b []byte) unix.Errno {
 	if addr > 1<<62 {
 		return unix.EFAULT
 	}
-	if f, err := os.OpenFile("/proc/"+strconv.Itoa(t.tid)+"/mem", os.O_WRONLY, 0); err == nil {
+	if f, err := os.OpenFile("/proc/"+t.pid+"/mem", os.O_WRONLY, 0); err == nil {
 		defer f.Close()
 		if !idValid(t.listener, t.id) {
 			return unix.ESRCH

@@ -179,7 +179,7 @@ func isProc(fd int) bool {
 // up by the supervisor, they would name the supervisor (`> /dev/stdout`,
 // `> /proc/self/cwd/x`).
 func (t *target) procSelf(path string) string {
-	id := strconv.Itoa(t.tid)
+	id := t.pid
 	rest, ok := strings.CutPrefix(path, "/proc/")
 	if !ok {
 		return path
@@ -204,8 +204,8 @@ func ours(pid string) bool {
 	if pid == "" || strings.Trim(pid, "0123456789") != "" {
 		return false
 	}
-	if pid == strconv.Itoa(os.Getpid()) {
-		return true
+	if self, err := os.Readlink("/proc/self"); err == nil && pid == self {
+		return true // this process, as /proc names it (a host /proc numbers it otherwise)
 	}
 	_, err := os.Lstat("/proc/self/task/" + pid)
 	return err == nil
@@ -225,7 +225,7 @@ func (t *target) reopenProc(l *loc, real string) (string, unix.Errno) {
 	if first == "" || strings.Trim(first, "0123456789") != "" {
 		return real, 0
 	}
-	id := strconv.Itoa(t.tid)
+	id := t.pid
 	if !ours(first) {
 		if !t.owns(first) {
 			return "", unix.EACCES
@@ -252,7 +252,7 @@ func (t *target) reopenProc(l *loc, real string) (string, unix.Errno) {
 // owns reports whether pid is the target thread, its process, or another
 // thread of that process.
 func (t *target) owns(pid string) bool {
-	id := strconv.Itoa(t.tid)
+	id := t.pid
 	if pid == id {
 		return true
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -68,16 +67,25 @@ func supervise(ctx context.Context, listener *os.File, r Rules, racy bool) error
 	return s.loop(ctx, wakeR)
 }
 
-// checkProc makes sure /proc numbers tasks as this process's pid namespace
-// does: the supervisor opens /proc/TID/mem with the tid the kernel gave it,
-// and a /proc mounted for another namespace would name another task.
+// checkProc makes sure /proc names tasks as procID says: the supervisor
+// opens /proc/TID/mem with the tid the kernel gave it, and a /proc mounted
+// for another namespace would name another task unless UseHostProc said
+// so (then each tid is translated).
 func checkProc() error {
 	self, err := os.Readlink("/proc/self")
-	if err != nil || self != strconv.Itoa(os.Getpid()) {
+	if err != nil {
+		return fmt.Errorf("%w: seccomp: no /proc: %v", policy.ErrUnavailable, err)
+	}
+	if id, err := procID(os.Getpid()); err != nil || id != self {
 		return fmt.Errorf("%w: seccomp: /proc does not belong to this pid namespace", policy.ErrUnavailable)
 	}
 	return nil
 }
+
+// CheckProc is checkProc for the init, before it starts anything: a
+// supervisor that cannot start must fail the set-up, not leave the
+// command blocked in its first supervised call.
+func CheckProc() error { return checkProc() }
 
 type supervisor struct {
 	fd    int

@@ -3,7 +3,6 @@ package seccomp
 import (
 	"errors"
 	"os"
-	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,6 +15,7 @@ type target struct {
 	listener int
 	id       uint64
 	tid      int
+	pid      string // the task's name in /proc (procID): tid, or its number in a host /proc
 	pidfd    int
 	mem      *os.File
 }
@@ -32,7 +32,11 @@ func openTarget(listener int, n notif) (*target, unix.Errno) {
 		return nil, errnoOf(err, unix.EPERM)
 	}
 	t.pidfd = fd
-	t.mem, err = os.Open("/proc/" + strconv.Itoa(t.tid) + "/mem")
+	if t.pid, err = procID(t.tid); err != nil {
+		t.close()
+		return nil, unix.ESRCH
+	}
+	t.mem, err = os.Open("/proc/" + t.pid + "/mem")
 	if err != nil {
 		t.close()
 		return nil, errnoOf(err, unix.EPERM)
@@ -99,7 +103,7 @@ func (t *target) getSocket(fd int) (int, bool, unix.Errno) {
 
 // openCwd opens the target's working directory, for relative socket paths.
 func (t *target) openCwd() (int, unix.Errno) {
-	fd, err := unix.Open("/proc/"+strconv.Itoa(t.tid)+"/cwd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	fd, err := unix.Open("/proc/"+t.pid+"/cwd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, errnoOf(err, unix.EACCES)
 	}

@@ -26,7 +26,7 @@ func (t *target) createMode(mode uint32) (uint32, unix.Errno) {
 // umask reads the target thread's umask from /proc/TID/status (Linux
 // 4.7+). It is per fs_struct, so the thread's own value is the right one.
 func (t *target) umask() (uint32, unix.Errno) {
-	f, err := os.Open("/proc/" + strconv.Itoa(t.tid) + "/status")
+	f, err := os.Open("/proc/" + t.pid + "/status")
 	if err != nil {
 		return 0, unix.ESRCH
 	}
