@@ -40,6 +40,7 @@ const (
 	phDeniedDomain
 	phRunnerAdvice
 	phUnavailableAdvice
+	phProtectedAdvice
 	phCount
 )
 
@@ -95,6 +96,10 @@ var phrases = [phCount][2]string{
 			"Tell the user the sandbox failed to start; retrying unchanged may work if the failure was transient.",
 		"This is not an error in the command; do not rewrite it. " +
 			"`ringfence doctor` shows what this host enforces; retrying unchanged may work if the failure was transient.",
+	},
+	phProtectedAdvice: {
+		"leave it unchanged, or ask the user to make that change themselves.",
+		"leave it unchanged, or make that change outside the sandbox if it is intended.",
 	},
 	phUnavailableAdvice: {
 		"This is not an error in your request; tell the user the sandbox is unavailable here.",

@@ -80,7 +80,7 @@ func narrateViolation(o Outcome, c Context) string {
 		text += " Refused: " + strings.ReplaceAll(list(o.Violations), ", ", "; ") + "."
 	}
 	if len(o.Protected) > 0 {
-		text += " " + protectedAdvice(o)
+		text += " " + protectedAdvice(o, c)
 		if o.Unprotected == 0 {
 			return text
 		}
@@ -261,8 +261,7 @@ func onlyNetwork(vs []string) bool {
 // by name (git hooks and config, shell and agent start-up files …): being
 // inside a writable root does not help, so "stay within the writable
 // roots" would send the model in circles.
-func protectedAdvice(o Outcome) string {
+func protectedAdvice(o Outcome, c Context) string {
 	return "The sandbox holds " + strings.Join(o.Protected, ", ") + " read-only wherever it is, even inside a writable root," +
-		" because the host runs or loads such files later (a hook, a start-up or editor file): " +
-		"leave it unchanged, or ask the user to make that change themselves."
+		" because the host runs or loads such files later (a hook, a start-up or editor file): " + c.say(phProtectedAdvice)
 }
