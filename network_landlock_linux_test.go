@@ -45,6 +45,9 @@ func TestLandlockDomainsNarrated(t *testing.T) {
 		!strings.Contains(res.Narration, "blocked a connection to evil.test:80") || !strings.Contains(res.Narration, "pkg.test") {
 		t.Fatalf("through the proxy: kind %s decisions %+v narration %q", res.Kind, res.Network, res.Narration)
 	}
+	if len(res.Violations) != 1 || res.Violations[0].Reason != "network-blocked" {
+		t.Fatalf("through the proxy: violations %+v", res.Violations)
+	}
 	// Node's http ignores the variables: a direct connect, refused.
 	res = run("node", "-e", "require('http').get('http://198.51.100.10/').on('error', e => { console.error(e.message); process.exit(1) })")
 	if res.Kind != KindDenied || len(res.Network) != 0 || !hasNetViolation(res.Violations) ||
