@@ -44,6 +44,8 @@ func (u *upstream) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr,
 		return []netip.Addr{netip.MustParseAddr("198.51.100.10")}, nil
 	case "evil.test":
 		return []netip.Addr{netip.MustParseAddr("198.51.100.12")}, nil
+	case "other.test":
+		return []netip.Addr{netip.MustParseAddr("198.51.100.10")}, nil
 	}
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
@@ -69,6 +71,7 @@ type domainsRun struct {
 	// set, is called with them before the command starts.
 	httpPort, socksPort uint16
 	onProxy             func(h, s uint16)
+	ask                 bool
 }
 
 func (d *domainsRun) run(argv []string, env ...string) (inittest.Result, []netproxy.Event) {
@@ -82,6 +85,7 @@ func (d *domainsRun) run(argv []string, env ...string) (inittest.Result, []netpr
 	testenv.Need(d.t, "landlock backend", prov.Available())
 	p := d.e.Policy(policy.NetDomains)
 	p.Network.Domains = d.allow
+	p.Network.Ask = d.ask
 	net := d.up
 	c, err := prov.Confine(confine.Request{Argv: argv, Policy: p, Env: append(d.e.Vars(), env...), Net: &net})
 	if err != nil {
@@ -175,6 +179,26 @@ func TestDomainsProxyOnly(t *testing.T) {
 		res, evs := d.run([]string{"sh", "-c", `curl -sS --max-time 10 -x "$ALL_PROXY" http://pkg.test/s`})
 		if res.Stdout != "hello from pkg.test" || len(evs) != 1 || evs[0].Via != "socks5" {
 			t.Fatalf("socks5: %q %s %+v", res.Stdout, res.Stderr, evs)
+		}
+	})
+
+	t.Run("ask a person", func(t *testing.T) {
+		var asked []string
+		d.ask = true
+		d.up.Ask = func(_ context.Context, tg netproxy.Target) (netproxy.Verdict, error) {
+			asked = append(asked, tg.Host())
+			if tg.Host() == "other.test" {
+				return netproxy.Allow, nil
+			}
+			return netproxy.Deny, nil
+		}
+		defer func() { d.ask, d.up.Ask = false, nil }()
+		res, evs := d.run([]string{"sh", "-c", "curl -sS --max-time 10 http://other.test/a; curl -sS -o /dev/null -w ' %{http_code}' --max-time 10 http://unlisted.test/"})
+		if res.Stdout != "hello from other.test 403" || len(evs) != 2 || evs[0].Verdict != netproxy.Allow || evs[1].Reason != netproxy.ReasonDeclined {
+			t.Fatalf("ask: %q %s %+v", res.Stdout, res.Stderr, evs)
+		}
+		if strings.Join(asked, ",") != "other.test,unlisted.test" {
+			t.Fatalf("asked %v", asked)
 		}
 	})
 
