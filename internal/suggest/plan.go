@@ -32,8 +32,8 @@ type Input struct {
 	// ConfigDir is the user's config dir: ConfigDir/ringfence (the trust
 	// store, the user's policy) is never suggested.
 	ConfigDir string
-	// MountPath: model paths under it (an audit trail of ringfence mcp,
-	// /workspace) are paths under Root.
+	// MountPath: model paths (Refusal.Model: an audit trail of ringfence
+	// mcp) under it are paths under Root; /workspace by default there.
 	MountPath string
 	// Stat reports whether a host path exists and is a directory; nil:
 	// nothing exists.
@@ -199,7 +199,7 @@ func (s *state) path(r Refusal) {
 		p = path.Join(cwd, p)
 	}
 	p = policy.Clean(p)
-	if m := s.in.MountPath; m != "" && m != s.in.Root && policy.Contains(policy.Clean(m), p) {
+	if m := s.in.MountPath; r.Model && path.IsAbs(m) && m != s.in.Root && policy.Contains(policy.Clean(m), p) {
 		p = policy.Clean(s.in.Root + "/" + strings.TrimPrefix(p, policy.Clean(m)))
 	}
 	if cfg := s.configDir(); cfg != "" && (policy.Contains(cfg, p) || policy.Contains(p, cfg)) {
@@ -212,7 +212,11 @@ func (s *state) path(r Refusal) {
 		need = min(cur+1, policy.Write)
 	}
 	if cur >= need {
-		s.skip(r, p, "the policy file already grants "+cur.String()+" there: the refusal came from elsewhere (a --read-only or --deny flag, a protected name, a built-in protection, or another policy file)")
+		why := "the policy file already grants " + cur.String() + " there: the refusal came from elsewhere (a --read-only or --deny flag, a protected name, a built-in protection, or another policy file)"
+		if sens := s.sensitivePath(p, need); sens != "" {
+			why += "; and it is " + sens
+		}
+		s.skip(r, p, why)
 		return
 	}
 	grant := p

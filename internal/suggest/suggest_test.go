@@ -69,12 +69,22 @@ func TestSuggestPath(t *testing.T) {
 	}{
 		{"write in a read-only entry changes its access", Refusal{Kind: KindPath, Path: root + "/ro/out.txt", Need: policy.Write, From: "run 1", Why: "read-only-filesystem"},
 			nil /* the in-place edit: TestSuggestEditsEntryInPlace */, false, ""},
-		{"a model path under the mount path", Refusal{Kind: KindPath, Path: "/workspace/ro/x", Need: policy.Write, From: "audit record 1"},
+		{"a model path under the mount path", Refusal{Kind: KindPath, Path: "/workspace/ro/x", Model: true, Need: policy.Write, From: "audit record 1"},
 			nil, false, ""},
 		{"unknown access outside: one step up from the baseline", Refusal{Kind: KindPath, Path: "/data/set", Need: policy.Deny, From: "run 1"},
 			[]string{`path = "/data"`, `access = "write"`}, false, ""},
 		{"a read the file grants already", Refusal{Kind: KindPath, Path: "/data/set", Need: policy.Read, From: "run 1"},
 			nil, false, "already grants read"},
+		{"a relative path is under the run's directory", Refusal{Kind: KindPath, Path: "ro/out.txt", Need: policy.Write, From: "run 1"},
+			nil, false, ""},
+		{"the policy file itself: protected by name, which no entry lifts", Refusal{Kind: KindPath, Path: root + "/.ringfence.toml", Need: policy.Write, From: "run 1"},
+			nil, false, "a protected path"},
+		{"a git hook under a writable root", Refusal{Kind: KindPath, Path: root + "/.git/hooks/pre-commit", Need: policy.Write, From: "run 1"},
+			nil, false, "git hook"},
+		{"a shell start-up file in home is sensitive", Refusal{Kind: KindPath, Path: home + "/.bashrc", Need: policy.Write, From: "run 1"},
+			nil, true, ""},
+		{"~/.aws denied by the built-in protections", Refusal{Kind: KindPath, Path: home + "/.aws/credentials", Need: policy.Read, From: "run 1"},
+			nil, false, "credential store"},
 		{"~/.ssh is sensitive", Refusal{Kind: KindPath, Path: home + "/.ssh/id_ed25519", Need: policy.Read, From: "run 1"},
 			[]string{`path = "~/.ssh/id_ed25519"`, `access = "read"`}, true, ""},
 		{"a git hook is sensitive", Refusal{Kind: KindPath, Path: root + "/ro/.git/hooks/pre-commit", Need: policy.Write, From: "run 1"},
@@ -131,8 +141,11 @@ func TestSuggestPath(t *testing.T) {
 				// The effect, judged on the parsed result.
 				s := &state{in: in, file: mustParse(t, p.New)}
 				target := c.ref.Path
-				if strings.HasPrefix(target, "/workspace/") {
+				if c.ref.Model {
 					target = root + strings.TrimPrefix(target, "/workspace")
+				}
+				if !strings.HasPrefix(target, "/") {
+					target = root + "/" + target
 				}
 				if got := s.accessAt(s.file, target); got < c.ref.Need || got == policy.Deny {
 					t.Errorf("after the change %s has %s", target, got)
@@ -333,5 +346,16 @@ func TestSuggestQuotesHostileText(t *testing.T) {
 	}
 	if p.Included() != 2 || len(f.Entries) != 3 || f.Entries[2].Path != strings.TrimPrefix(hostile, root+"/ro/")[:0]+"ro/a\"\n[network]\nmode = \"allow-all\"\n#\\" {
 		t.Fatalf("changes: %+v skipped %+v entries %+v\n%s", p.Changes, p.Skipped, f.Entries, p.New)
+	}
+}
+
+// A host path that happens to lie under the mount path is not a model
+// path: only an audit trail's paths are mapped.
+func TestSuggestMapsOnlyModelPaths(t *testing.T) {
+	in := input(baseFile)
+	in.IncludeSensitive = true
+	p, err := Suggest([]Refusal{{Kind: KindPath, Path: "/workspace/data/x", Need: policy.Write, From: "run 1"}}, in)
+	if err != nil || len(p.Changes) != 1 || !strings.Contains(p.New, `path = "/workspace/data"`) {
+		t.Fatalf("%v %+v\n%s", err, p.Changes, p.New)
 	}
 }
