@@ -383,6 +383,9 @@ func (s *state) sensitivePath(p string, need policy.Access) string {
 	case p != s.in.Root && policy.Contains(p, s.in.Root):
 		return "write access over a parent of the workspace"
 	}
+	if policy.Contains(s.in.Root, p) || policy.Contains("/var/tmp", p) {
+		return "" // the workspace (wherever it lives), a shared temp dir
+	}
 	for _, d := range systemDirs {
 		if policy.Contains(d, p) {
 			return "write access to a system directory (" + d + ")"

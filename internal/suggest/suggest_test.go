@@ -359,3 +359,21 @@ func TestSuggestMapsOnlyModelPaths(t *testing.T) {
 		t.Fatalf("%v %+v\n%s", err, p.Changes, p.New)
 	}
 }
+
+// A workspace under a system directory (/var/tmp/…, /opt/…, /srv) is
+// the person's own: a write inside it is not a system directory's.
+func TestSuggestWorkspaceUnderSystemDir(t *testing.T) {
+	for _, r := range []string{"/var/tmp/ws", "/opt/proj", "/var/lib/app"} {
+		in := input(baseFile)
+		in.Root = r
+		p, err := Suggest([]Refusal{{Kind: KindPath, Path: r + "/ro/x", Need: policy.Write, From: "run 1"}}, in)
+		if err != nil || len(p.Changes) != 1 || p.Changes[0].Sensitive != "" || !p.Changes[0].Included {
+			t.Fatalf("%s: %v %+v", r, err, p.Changes)
+		}
+	}
+	// Control: outside the workspace the same directory is sensitive.
+	p, _ := Suggest([]Refusal{{Kind: KindPath, Path: "/var/lib/app/ro/x", Need: policy.Write, From: "run 1"}}, input(baseFile))
+	if len(p.Changes) != 1 || p.Changes[0].Sensitive == "" {
+		t.Fatalf("control: %+v", p.Changes)
+	}
+}
