@@ -239,6 +239,12 @@ func printPlan(w, errw io.Writer, source, target string, n int, p *suggest.Plan)
 			}
 		}
 	}
+	for _, c := range p.Changes {
+		if c.Kind == suggest.KindHost && c.Included {
+			fmt.Fprintln(w, "note: --allow-domain on the command line replaces the file's allow list: where you pass it, pass these hosts with it too")
+			break
+		}
+	}
 	for _, s := range p.Skipped {
 		fmt.Fprintf(w, "- not suggested: %s (%s): %s\n", termSafe(s.What), termSafe(s.From), termSafe(s.Why))
 	}

@@ -377,3 +377,38 @@ func TestSuggestWorkspaceUnderSystemDir(t *testing.T) {
 		t.Fatalf("control: %+v", p.Changes)
 	}
 }
+
+// Whatever the policy file's text, Suggest either edits it into a file
+// that parses and does what the changes say (verify), or leaves it as it
+// is (Manual, or an error for a file that does not parse).
+func FuzzSuggestFile(f *testing.F) {
+	f.Add(baseFile)
+	f.Add(policyfile.InitTemplate())
+	f.Add("[network]\nallow = [\n  \"a.example\", # c\n]\nmode = \"domains\"\n")
+	f.Add("[[entry]]\npath = 'ro'\naccess = 'read'\n[[exec.rule]]\nprefix = [\"a\"]\ndecision = \"deny\"\nmatch = [\n[\"a\"],\n]\n")
+	refs := []Refusal{
+		{Kind: KindPath, Path: root + "/ro/out.txt", Need: policy.Write, From: "run 1"},
+		{Kind: KindHost, Host: "pkg2.example", Port: 443, From: "run 1"},
+		{Kind: KindCommand, Argv: []string{"sh", "-c", "curl --version"}, From: "audit record 1"},
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, err := policyfile.Parse([]byte(text), "toml"); err != nil {
+			return
+		}
+		in := input(text)
+		in.Exists = true
+		p, err := Suggest(refs, in)
+		if err != nil {
+			return // a file whose [exec] or entries do not hold up
+		}
+		if p.Manual && p.New != p.Old {
+			t.Fatal("a manual plan changed the text")
+		}
+		if p.New != p.Old {
+			mustParse(t, p.New)
+			if got, err := applyDiff(p.Old, Diff("f", p.Old, p.New, false)); err != nil || got != p.New {
+				t.Fatalf("diff does not apply: %v", err)
+			}
+		}
+	})
+}
