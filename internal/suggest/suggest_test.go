@@ -412,3 +412,12 @@ func FuzzSuggestFile(f *testing.F) {
 		}
 	})
 }
+
+// A path no entry may hold (a NUL byte) is not turned into a file that
+// would no longer load.
+func TestSuggestNULPath(t *testing.T) {
+	p, err := Suggest([]Refusal{{Kind: KindPath, Path: root + "/ro/a\x00b", Need: policy.Write, From: "run 1"}}, input(baseFile))
+	if err != nil || len(p.Changes) != 0 || len(p.Skipped) != 1 || p.New != p.Old {
+		t.Fatalf("%v %+v", err, p)
+	}
+}
