@@ -15,7 +15,7 @@ import (
 func newPolicyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "policy",
-		Short: "Explain the resolved policy, write a starting policy file, trust a workspace's file",
+		Short: "Explain the resolved policy, write a starting policy file, trust a workspace's file, suggest a change from refusals",
 	}
 	cmd.AddCommand(newPolicyExplainCmd(), newPolicyInitCmd(), newPolicyTrustCmd(), newPolicyUntrustCmd(), newPolicySuggestCmd())
 	return cmd

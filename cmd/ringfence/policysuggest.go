@@ -222,43 +222,49 @@ func printPlan(w, errw io.Writer, source, target string, n int, p *suggest.Plan)
 		if !c.Included {
 			mark, left = "!", left+1
 		}
-		fmt.Fprintf(w, "%s %s   (%s)\n", mark, printable(c.What), printable(c.From))
-		fmt.Fprintf(w, "    risk: %s\n", printable(c.Risk))
+		fmt.Fprintf(w, "%s %s   (%s)\n", mark, termSafe(c.What), termSafe(c.From))
+		fmt.Fprintf(w, "    risk: %s\n", termSafe(c.Risk))
 		if c.Sensitive != "" {
 			state := "INCLUDED because of --include-sensitive"
 			if !c.Included {
 				state = "NOT INCLUDED: rerun with --include-sensitive if you really mean it"
 			}
-			msg := fmt.Sprintf("    WARNING: %s\n    %s\n", printable(c.Sensitive), state)
+			msg := fmt.Sprintf("    WARNING: %s\n    %s\n", termSafe(c.Sensitive), state)
 			fmt.Fprint(w, msg)
-			fmt.Fprintf(errw, "ringfence: SENSITIVE: %s: %s (%s)\n", printable(c.What), printable(c.Sensitive), strings.TrimSpace(state))
+			fmt.Fprintf(errw, "ringfence: SENSITIVE: %s: %s (%s)\n", termSafe(c.What), termSafe(c.Sensitive), strings.TrimSpace(state))
 		}
 		if p.Manual {
 			for _, l := range c.Lines {
-				fmt.Fprintf(w, "      %s\n", printable(l))
+				fmt.Fprintf(w, "      %s\n", termSafe(l))
 			}
 		}
 	}
+	for _, c := range p.Changes {
+		if c.Kind == suggest.KindHost && c.Included {
+			fmt.Fprintln(w, "note: --allow-domain on the command line replaces the file's allow list: where you pass it, pass these hosts with it too")
+			break
+		}
+	}
 	for _, s := range p.Skipped {
-		fmt.Fprintf(w, "- not suggested: %s (%s): %s\n", printable(s.What), printable(s.From), printable(s.Why))
+		fmt.Fprintf(w, "- not suggested: %s (%s): %s\n", termSafe(s.What), termSafe(s.From), termSafe(s.Why))
 	}
 	switch {
 	case p.Manual:
-		fmt.Fprintf(w, "the file cannot be edited automatically (%s): add the lines above by hand\n", printable(p.ManualWhy))
+		fmt.Fprintf(w, "the file cannot be edited automatically (%s): add the lines above by hand\n", termSafe(p.ManualWhy))
 	case p.New == p.Old && len(p.Changes) == 0:
 		fmt.Fprintln(w, "no change to suggest")
 	case p.New == p.Old:
 		fmt.Fprintf(w, "no change included (%d left out)\n", left)
 	default:
 		for _, l := range strings.SplitAfter(suggest.Diff(filepath.Base(target), p.Old, p.New, p.Created), "\n") {
-			fmt.Fprint(w, printable(strings.TrimSuffix(l, "\n"))+l[len(strings.TrimSuffix(l, "\n")):])
+			fmt.Fprint(w, termSafe(strings.TrimSuffix(l, "\n"))+l[len(strings.TrimSuffix(l, "\n")):])
 		}
 	}
 }
 
-// printable keeps a record's text from driving the terminal: control
+// termSafe keeps a record's text from driving the terminal: control
 // characters (escape sequences, newlines) are shown escaped.
-func printable(s string) string {
+func termSafe(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x202e || r == 0x2066 || r == 0x2067 || r == 0x2068 || r == 0x202d {
 			return '?'

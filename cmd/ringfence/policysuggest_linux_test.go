@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/testenv"
 )
 
@@ -223,4 +224,10 @@ func startMCPWithConfig(t *testing.T, args ...string) (context.Context, *sdk.Cli
 		}
 		return nil
 	}
+}
+
+// The same, for a person without root: suggest, apply, trust and the runs
+// that then pass; the page in Chromium.
+func TestSuggestAndAuditHTMLNonRoot(t *testing.T) {
+	inittest.RerunAsNonRoot(t, "^(TestPolicySuggestThenRunsPass|TestRunNoteNamesSuggest|TestAuditHTMLInChromium)$")
 }

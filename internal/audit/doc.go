@@ -1,6 +1,8 @@
 // Package audit is ringfence's audit trail: one JSON line per tool call, so
 // a person can backtrack a wrong answer to the exact call that caused it,
-// and read it back as a table (`ringfence audit FILE`).
+// and read it back as a table (`ringfence audit FILE`), as one
+// self-contained page (`--html`, internal/auditview), or as the refusals
+// `ringfence policy suggest` turns into a policy change (internal/suggest).
 //
 // # What a record holds
 //

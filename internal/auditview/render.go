@@ -18,10 +18,10 @@ import (
 )
 
 // CSP is the page's Content-Security-Policy: nothing may load (no
-// network, no external asset, no form, no frame), and only the page's
+// network, no external asset, no form), and only the page's
 // own style sheet and script run, each allowed by its hash — an injected
 // <script> or style="" would not run even if escaping had a hole.
-var CSP = "default-src 'none'; style-src '" + hashOf(style) + "'; script-src '" + hashOf(script) + "'; img-src 'none'; connect-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+var CSP = "default-src 'none'; style-src '" + hashOf(style) + "'; script-src '" + hashOf(script) + "'; img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'"
 
 func hashOf(s string) string {
 	sum := sha256.Sum256([]byte(s))

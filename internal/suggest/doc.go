@@ -54,6 +54,10 @@
 //     --deny, --allow-domain, which replaces the file's allow list), a
 //     built-in protection or another policy file is reported as not
 //     answered by the file, not fixed.
+//   - The check after an edit is of the file's own grant, not of the
+//     whole resolved policy: a protected name (git hooks, start-up files),
+//     which ringfence also guards by name at any depth, may stay refused
+//     even when a sensitive entry for it is included.
 //   - A prefix rule allows the refused words followed by any further
 //     arguments (execpolicy has no exact rule); the risk line says so. A
 //     word that is not literal ($VAR, a glob, a substitution) ends the

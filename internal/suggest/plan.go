@@ -32,8 +32,8 @@ type Input struct {
 	// ConfigDir is the user's config dir: ConfigDir/ringfence (the trust
 	// store, the user's policy) is never suggested.
 	ConfigDir string
-	// MountPath: model paths under it (an audit trail of ringfence mcp,
-	// /workspace) are paths under Root.
+	// MountPath: model paths (Refusal.Model: an audit trail of ringfence
+	// mcp) under it are paths under Root; /workspace by default there.
 	MountPath string
 	// Stat reports whether a host path exists and is a directory; nil:
 	// nothing exists.
@@ -106,7 +106,8 @@ func Suggest(refs []Refusal, in Input) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the policy file does not parse: %w", err)
 	}
-	s := &state{in: in, file: f, plan: &Plan{Created: !in.Exists}, exec: f.Exec, allow: append([]string(nil), f.Network.Allow...)}
+	orig, _ := parse(base, in.Home) // the file as it was, kept apart from the edits
+	s := &state{in: in, file: f, baseFile: orig, plan: &Plan{Created: !in.Exists}, exec: f.Exec, allow: append([]string(nil), f.Network.Allow...)}
 	if in.Exists {
 		s.plan.Old = base
 	}
@@ -147,10 +148,11 @@ func parse(text, home string) (*policyfile.File, error) {
 }
 
 type state struct {
-	in   Input
-	file *policyfile.File
-	doc  *doc
-	plan *Plan
+	in       Input
+	file     *policyfile.File // the file with the edits made so far
+	baseFile *policyfile.File // the file as it was
+	doc      *doc
+	plan     *Plan
 	// exec is the file's [exec] with the rules added so far; allow its
 	// network allow list with the hosts added so far.
 	exec       execpolicy.Config
@@ -191,6 +193,10 @@ func (s *state) propose(c Change, edit func() error) bool {
 
 func (s *state) path(r Refusal) {
 	p := r.Path
+	if strings.ContainsRune(p, 0) {
+		s.skip(r, oneLine(p), "the path holds a NUL byte, which no entry may")
+		return
+	}
 	if !path.IsAbs(p) {
 		cwd := s.in.Cwd
 		if !path.IsAbs(cwd) {
@@ -199,7 +205,7 @@ func (s *state) path(r Refusal) {
 		p = path.Join(cwd, p)
 	}
 	p = policy.Clean(p)
-	if m := s.in.MountPath; m != "" && m != s.in.Root && policy.Contains(policy.Clean(m), p) {
+	if m := s.in.MountPath; r.Model && path.IsAbs(m) && m != s.in.Root && policy.Contains(policy.Clean(m), p) {
 		p = policy.Clean(s.in.Root + "/" + strings.TrimPrefix(p, policy.Clean(m)))
 	}
 	if cfg := s.configDir(); cfg != "" && (policy.Contains(cfg, p) || policy.Contains(p, cfg)) {
@@ -212,7 +218,11 @@ func (s *state) path(r Refusal) {
 		need = min(cur+1, policy.Write)
 	}
 	if cur >= need {
-		s.skip(r, p, "the policy file already grants "+cur.String()+" there: the refusal came from elsewhere (a --read-only or --deny flag, a protected name, a built-in protection, or another policy file)")
+		why := "the policy file already grants " + cur.String() + " there: the refusal came from elsewhere (a --read-only or --deny flag, a protected name, a built-in protection, or another policy file)"
+		if sens := s.sensitivePath(p, need); sens != "" {
+			why += "; and it is " + sens
+		}
+		s.skip(r, p, why)
 		return
 	}
 	grant := p
@@ -378,6 +388,9 @@ func (s *state) sensitivePath(p string, need policy.Access) string {
 		return "write access over your whole home: shell start-up files, tool configs, keys"
 	case p != s.in.Root && policy.Contains(p, s.in.Root):
 		return "write access over a parent of the workspace"
+	}
+	if policy.Contains(s.in.Root, p) || policy.Contains("/var/tmp", p) {
+		return "" // the workspace (wherever it lives), a shared temp dir
 	}
 	for _, d := range systemDirs {
 		if policy.Contains(d, p) {
@@ -566,6 +579,9 @@ func (s *state) command(r Refusal) {
 		}
 		words := strings.Join(rule.Prefix, " ")
 		risk := "runs `" + oneLine(words) + "` without asking, and the same words followed by any other arguments (a prefix rule); it was " + c.Outcome.String() + " as " + c.Capability.String()
+		if len(rule.Prefix) == 1 {
+			risk = "runs every `" + oneLine(words) + "` command, whatever its arguments, without asking; it was " + c.Outcome.String() + " as " + c.Capability.String()
+		}
 		prefix, ok1 := quoteList(rule.Prefix)
 		reason, ok2 := quote(rule.Reason)
 		if !ok1 || !ok2 {
@@ -604,6 +620,12 @@ func (s *state) verify() error {
 		return fmt.Errorf("the edited file would not parse (%w)", err)
 	}
 	var errs []error
+	// The file must still load as the CLI loads it, if it did before.
+	if _, err := f.Defaults(s.in.Root); err != nil {
+		if _, was := s.baseFile.Defaults(s.in.Root); was == nil {
+			errs = append(errs, err)
+		}
+	}
 	for _, pc := range s.pathChecks {
 		if got := s.accessAt(f, pc.path); got < pc.need {
 			errs = append(errs, fmt.Errorf("the edited file grants %s at %s, not %s", got, pc.path, pc.need))

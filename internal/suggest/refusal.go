@@ -26,9 +26,10 @@ const (
 // port) or a command line.
 type Refusal struct {
 	Kind string
-	// Path is absolute: a host path, or a model path under MountPath
-	// (mapped onto the root by Plan).
-	Path string
+	// Path is a host path, or (Model) a model path: under Input.MountPath
+	// it is mapped onto the root. A relative path is taken from Input.Cwd.
+	Path  string
+	Model bool
 	// Need is the access the operation needed; policy.Deny when the record
 	// does not say (Plan then proposes one step up from what the file grants).
 	Need policy.Access
@@ -243,7 +244,11 @@ var readTools = map[string]bool{"read_file": true, "list_files": true, "glob_fil
 var writeTools = map[string]bool{"write_file": true, "edit_file": true}
 
 func (c *collector) audit(r audit.Record, from string) {
+	n := len(c.out)
 	c.violations(r.Violations, from)
+	for i := n; i < len(c.out); i++ {
+		c.out[i].Model = true // the server scrubbed the root to its mount path
+	}
 	kind := outcome.Kind(r.Outcome)
 	switch {
 	case kind == outcome.GateDeclined:
@@ -262,7 +267,7 @@ func (c *collector) audit(r audit.Record, from string) {
 		} else if !writeTools[r.Tool] && kind == outcome.DeniedByPolicy {
 			need = policy.Deny
 		}
-		c.add(Refusal{Kind: KindPath, Path: r.Path, Need: need, Why: string(kind), From: from})
+		c.add(Refusal{Kind: KindPath, Path: r.Path, Model: true, Need: need, Why: string(kind), From: from})
 	}
 }
 

@@ -69,12 +69,22 @@ func TestSuggestPath(t *testing.T) {
 	}{
 		{"write in a read-only entry changes its access", Refusal{Kind: KindPath, Path: root + "/ro/out.txt", Need: policy.Write, From: "run 1", Why: "read-only-filesystem"},
 			nil /* the in-place edit: TestSuggestEditsEntryInPlace */, false, ""},
-		{"a model path under the mount path", Refusal{Kind: KindPath, Path: "/workspace/ro/x", Need: policy.Write, From: "audit record 1"},
+		{"a model path under the mount path", Refusal{Kind: KindPath, Path: "/workspace/ro/x", Model: true, Need: policy.Write, From: "audit record 1"},
 			nil, false, ""},
 		{"unknown access outside: one step up from the baseline", Refusal{Kind: KindPath, Path: "/data/set", Need: policy.Deny, From: "run 1"},
 			[]string{`path = "/data"`, `access = "write"`}, false, ""},
 		{"a read the file grants already", Refusal{Kind: KindPath, Path: "/data/set", Need: policy.Read, From: "run 1"},
 			nil, false, "already grants read"},
+		{"a relative path is under the run's directory", Refusal{Kind: KindPath, Path: "ro/out.txt", Need: policy.Write, From: "run 1"},
+			nil, false, ""},
+		{"the policy file itself: protected by name, which no entry lifts", Refusal{Kind: KindPath, Path: root + "/.ringfence.toml", Need: policy.Write, From: "run 1"},
+			nil, false, "a protected path"},
+		{"a git hook under a writable root", Refusal{Kind: KindPath, Path: root + "/.git/hooks/pre-commit", Need: policy.Write, From: "run 1"},
+			nil, false, "git hook"},
+		{"a shell start-up file in home is sensitive", Refusal{Kind: KindPath, Path: home + "/.bashrc", Need: policy.Write, From: "run 1"},
+			nil, true, ""},
+		{"~/.aws denied by the built-in protections", Refusal{Kind: KindPath, Path: home + "/.aws/credentials", Need: policy.Read, From: "run 1"},
+			nil, false, "credential store"},
 		{"~/.ssh is sensitive", Refusal{Kind: KindPath, Path: home + "/.ssh/id_ed25519", Need: policy.Read, From: "run 1"},
 			[]string{`path = "~/.ssh/id_ed25519"`, `access = "read"`}, true, ""},
 		{"a git hook is sensitive", Refusal{Kind: KindPath, Path: root + "/ro/.git/hooks/pre-commit", Need: policy.Write, From: "run 1"},
@@ -131,8 +141,11 @@ func TestSuggestPath(t *testing.T) {
 				// The effect, judged on the parsed result.
 				s := &state{in: in, file: mustParse(t, p.New)}
 				target := c.ref.Path
-				if strings.HasPrefix(target, "/workspace/") {
+				if c.ref.Model {
 					target = root + strings.TrimPrefix(target, "/workspace")
+				}
+				if !strings.HasPrefix(target, "/") {
+					target = root + "/" + target
 				}
 				if got := s.accessAt(s.file, target); got < c.ref.Need || got == policy.Deny {
 					t.Errorf("after the change %s has %s", target, got)
@@ -333,5 +346,78 @@ func TestSuggestQuotesHostileText(t *testing.T) {
 	}
 	if p.Included() != 2 || len(f.Entries) != 3 || f.Entries[2].Path != strings.TrimPrefix(hostile, root+"/ro/")[:0]+"ro/a\"\n[network]\nmode = \"allow-all\"\n#\\" {
 		t.Fatalf("changes: %+v skipped %+v entries %+v\n%s", p.Changes, p.Skipped, f.Entries, p.New)
+	}
+}
+
+// A host path that happens to lie under the mount path is not a model
+// path: only an audit trail's paths are mapped.
+func TestSuggestMapsOnlyModelPaths(t *testing.T) {
+	in := input(baseFile)
+	in.IncludeSensitive = true
+	p, err := Suggest([]Refusal{{Kind: KindPath, Path: "/workspace/data/x", Need: policy.Write, From: "run 1"}}, in)
+	if err != nil || len(p.Changes) != 1 || !strings.Contains(p.New, `path = "/workspace/data"`) {
+		t.Fatalf("%v %+v\n%s", err, p.Changes, p.New)
+	}
+}
+
+// A workspace under a system directory (/var/tmp/…, /opt/…, /srv) is
+// the person's own: a write inside it is not a system directory's.
+func TestSuggestWorkspaceUnderSystemDir(t *testing.T) {
+	for _, r := range []string{"/var/tmp/ws", "/opt/proj", "/var/lib/app"} {
+		in := input(baseFile)
+		in.Root = r
+		p, err := Suggest([]Refusal{{Kind: KindPath, Path: r + "/ro/x", Need: policy.Write, From: "run 1"}}, in)
+		if err != nil || len(p.Changes) != 1 || p.Changes[0].Sensitive != "" || !p.Changes[0].Included {
+			t.Fatalf("%s: %v %+v", r, err, p.Changes)
+		}
+	}
+	// Control: outside the workspace the same directory is sensitive.
+	p, _ := Suggest([]Refusal{{Kind: KindPath, Path: "/var/lib/app/ro/x", Need: policy.Write, From: "run 1"}}, input(baseFile))
+	if len(p.Changes) != 1 || p.Changes[0].Sensitive == "" {
+		t.Fatalf("control: %+v", p.Changes)
+	}
+}
+
+// Whatever the policy file's text, Suggest either edits it into a file
+// that parses and does what the changes say (verify), or leaves it as it
+// is (Manual, or an error for a file that does not parse).
+func FuzzSuggestFile(f *testing.F) {
+	f.Add(baseFile)
+	f.Add(policyfile.InitTemplate())
+	f.Add("[network]\nallow = [\n  \"a.example\", # c\n]\nmode = \"domains\"\n")
+	f.Add("[[entry]]\npath = 'ro'\naccess = 'read'\n[[exec.rule]]\nprefix = [\"a\"]\ndecision = \"deny\"\nmatch = [\n[\"a\"],\n]\n")
+	refs := []Refusal{
+		{Kind: KindPath, Path: root + "/ro/out.txt", Need: policy.Write, From: "run 1"},
+		{Kind: KindHost, Host: "pkg2.example", Port: 443, From: "run 1"},
+		{Kind: KindCommand, Argv: []string{"sh", "-c", "curl --version"}, From: "audit record 1"},
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, err := policyfile.Parse([]byte(text), "toml"); err != nil {
+			return
+		}
+		in := input(text)
+		in.Exists = true
+		p, err := Suggest(refs, in)
+		if err != nil {
+			return // a file whose [exec] or entries do not hold up
+		}
+		if p.Manual && p.New != p.Old {
+			t.Fatal("a manual plan changed the text")
+		}
+		if p.New != p.Old {
+			mustParse(t, p.New)
+			if got, err := applyDiff(p.Old, Diff("f", p.Old, p.New, false)); err != nil || got != p.New {
+				t.Fatalf("diff does not apply: %v", err)
+			}
+		}
+	})
+}
+
+// A path no entry may hold (a NUL byte) is not turned into a file that
+// would no longer load.
+func TestSuggestNULPath(t *testing.T) {
+	p, err := Suggest([]Refusal{{Kind: KindPath, Path: root + "/ro/a\x00b", Need: policy.Write, From: "run 1"}}, input(baseFile))
+	if err != nil || len(p.Changes) != 0 || len(p.Skipped) != 1 || p.New != p.Old {
+		t.Fatalf("%v %+v", err, p)
 	}
 }

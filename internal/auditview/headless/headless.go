@@ -1,9 +1,9 @@
 // Package headless renders a page in headless Chromium for tests and
 // returns the DOM after its scripts ran, so a test can check what a person
-// opening the page would see. Chromium runs with a throw-away profile and,
-// as root, in a network namespace of its own with only a loopback that is
-// down: the page is proved to need no network, and nothing the page (or
-// Chromium) tries can leave the machine.
+// opening the page would see. Chromium runs with a throw-away profile in a
+// network namespace of its own (with a user namespace when not root) whose
+// only loopback is down: the page is proved to need no network, and
+// nothing the page (or Chromium) tries can leave the machine.
 package headless
 
 import (
@@ -49,12 +49,17 @@ func DumpDOM(t testing.TB, file, fragment string) string {
 		"--disable-extensions", "--user-data-dir=" + t.TempDir(),
 		"--virtual-time-budget=3000", "--dump-dom", url,
 	}
-	name := browser
-	if os.Geteuid() == 0 {
-		if u, err := exec.LookPath("unshare"); err == nil {
-			name, args = u, append([]string{"--net", "--", browser}, args...)
-		}
+	// A network namespace of its own (a user namespace first, when not
+	// root): nothing Chromium or the page tries can leave the machine.
+	u, err := exec.LookPath("unshare")
+	if err != nil {
+		testenv.Need(t, "unshare (util-linux)", err)
 	}
+	name, pre := u, []string{"--net", "--"}
+	if os.Geteuid() != 0 {
+		pre = append([]string{"--user", "--map-root-user"}, pre...)
+	}
+	args = append(append(pre, browser), args...)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
