@@ -1,5 +1,17 @@
 // Command ringfence confines the commands, code and file operations of AI
 // agents. See README.md for the tour; `ringfence help` for every subcommand.
+//
+// Habits of a command-line tool: `--version` (the module version and the
+// commit, from the build info), completion of flag values for bash, zsh and
+// fish (completion.go, from the parsers' own lists), colour on ringfence's
+// own prefixes only and only on a terminal (color.go: NO_COLOR, TERM=dumb,
+// --color), notes in the command line's words (outcome.AudienceCLI: --timeout,
+// --memory, sizes in MiB), and an exit-status table in `run --help`.
+// README.md's examples are run by docs_test.go; its install command by
+// install_test.go, which checks the binary is static (no PT_INTERP, no
+// DT_NEEDED) — only with CGO_ENABLED=0, which the README's commands carry:
+// a plain `go install` on a host with gcc links libc (Go's own choice; no
+// build constraint can turn cgo off, and -race needs it).
 package main
 
 import (

@@ -51,7 +51,7 @@ func TestRunDomainsDenialNarrated(t *testing.T) {
 	if code == 0 || res.Kind != "denied" {
 		t.Fatalf("exit %d, kind %s: %+v", code, res.Kind, res)
 	}
-	want := "The sandbox blocked a connection to pypi.org:443: it is not in the allowed domains (*.npmjs.org, proxy.golang.org). Ask the user to allow it."
+	want := "The sandbox blocked a connection to pypi.org:443: it is not in the allowed domains (*.npmjs.org, proxy.golang.org). If it is needed, allow it with --allow-domain pypi.org."
 	if res.Narration != want {
 		t.Fatalf("narration %q\nwant      %q", res.Narration, want)
 	}
