@@ -135,8 +135,8 @@ func SnakeCase(name string) string {
 	r := []rune(name)
 	var b strings.Builder
 	for i, c := range r {
-		if unicode.IsUpper(c) {
-			if i > 0 && (isLowerOrDigit(r[i-1]) || (unicode.IsUpper(r[i-1]) && i+1 < len(r) && unicode.IsLower(r[i+1]))) && r[i-1] != '_' {
+		if upper(c) {
+			if i > 0 && (isLowerOrDigit(r[i-1]) || (upper(r[i-1]) && i+1 < len(r) && unicode.IsLower(r[i+1]))) {
 				b.WriteByte('_')
 			}
 			c = unicode.ToLower(c)
@@ -145,6 +145,10 @@ func SnakeCase(name string) string {
 	}
 	return b.String()
 }
+
+// upper is a letter that lowers to another (ℤ is upper case but has no
+// lower case: it is kept, as any other character).
+func upper(c rune) bool { return unicode.ToLower(c) != c }
 
 func isLowerOrDigit(c rune) bool { return unicode.IsLower(c) || unicode.IsDigit(c) }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ringfence/ringfence/execpolicy"
 	"github.com/ringfence/ringfence/outcome"
@@ -168,4 +170,27 @@ func TestConcurrentCommands(t *testing.T) {
 	if g.count() < 1 || g.count() > 4 {
 		t.Fatalf("gate asked %d times", g.count())
 	}
+}
+
+// FuzzSnakeCase: the spelling is idempotent, leaves nothing that lowers
+// further, and changes only case and underscores.
+func FuzzSnakeCase(f *testing.F) {
+	for _, s := range []string{"maxBytes", "SHA256", "HTTPServer", "old_string", "A_B", "ÉtéX", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := SnakeCase(s)
+		if SnakeCase(got) != got {
+			t.Fatalf("SnakeCase(%q) = %q is not stable: %q", s, got, SnakeCase(got))
+		}
+		for _, c := range got {
+			if unicode.ToLower(c) != c {
+				t.Fatalf("SnakeCase(%q) = %q keeps an upper-case letter", s, got)
+			}
+		}
+		lower := strings.Map(unicode.ToLower, s)
+		if strings.ReplaceAll(got, "_", "") != strings.ReplaceAll(lower, "_", "") && utf8.ValidString(s) {
+			t.Fatalf("SnakeCase(%q) = %q changes more than case and underscores", s, got)
+		}
+	})
 }

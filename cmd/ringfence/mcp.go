@@ -42,9 +42,9 @@ the streamable HTTP transport instead, never without a bearer token: every
 request must send "Authorization: Bearer <token>". Without --token-file a random
 token is generated into a new file only you can read (--token-out FILE, or a
 private temporary directory), and its path is printed. ADDR is a loopback
-address (127.0.0.1:8080; a port alone, 8080 or :8080, listens on 127.0.0.1),
+address (127.0.0.1:8080; a port alone, 8080, listens on 127.0.0.1),
 unix:/path/mcp.sock (a 0600 socket in a 0700 directory), or — only with
---token-file — any other address (0.0.0.0:8080 for every interface). Requests whose Host
+--token-file — any other address (0.0.0.0:8080 or :8080: every interface). Requests whose Host
 is not a loopback name (or --allow-host), or whose Origin is not the server's
 own (or --allow-origin), are refused: a web page cannot drive the server.
 
