@@ -90,7 +90,7 @@ var Dialect = outcome.Dialect{
 func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	pol := req.Policy
 	switch {
-	case pol == nil || len(req.Argv) == 0:
+	case pol == nil || (len(req.Argv) == 0 && !req.Session):
 		return nil, fmt.Errorf("%w: a command and a policy are required", policy.ErrPolicy)
 	case !pol.Confining():
 		return nil, confine.ErrNotConfining
@@ -147,7 +147,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	spec := &initproc.Spec{
 		Argv: req.Argv, Dir: dir, Env: env,
 		View: &plan.View, Loopback: plan.Loopback, Hostname: "ringfence",
-		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
+		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Session: req.Session,
 	}
 	spec.DenyVsock = plan.NewNet // vsock is not namespaced
 	var dom *domainsSetup
@@ -170,6 +170,12 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	if dom != nil {
 		dom.attach(cmd)
+	}
+	if req.Session {
+		if err := attachControl(cmd, spec); err != nil { // session.go
+			cmd.Cleanup()
+			return nil, err
+		}
 	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, exists)
