@@ -17,6 +17,7 @@ import (
 // processes it started that have not been reported ended yet.
 type sessionInit struct {
 	ctl     int
+	out     chan []byte // reports, sent in order by sendLoop
 	mu      sync.Mutex // held across fork+register, so a reap finds its id
 	byPid   map[int]uint64
 	running map[uint64]int
@@ -40,7 +41,8 @@ func serveSession(spec *Spec, st *os.File) int {
 	}
 	ignoreSignals()
 	watchParentDeath()
-	s := &sessionInit{ctl: ControlFD(spec), byPid: map[int]uint64{}, running: map[uint64]int{}}
+	s := &sessionInit{ctl: ControlFD(spec), out: make(chan []byte, 64), byPid: map[int]uint64{}, running: map[uint64]int{}}
+	go s.sendLoop()
 	chld := make(chan os.Signal, 1)
 	signal.Notify(chld, unix.SIGCHLD)
 	if err := status.Write(st, status.Event{Kind: status.Exec}); err != nil {
@@ -48,9 +50,7 @@ func serveSession(spec *Spec, st *os.File) int {
 	}
 	_ = status.Write(st, status.Event{Kind: status.Started, Pid: os.Getpid()})
 	go s.reap(chld)
-	if s.send(&ControlMsg{Kind: ReportReady}) != nil {
-		return 0
-	}
+	_ = s.send(&ControlMsg{Kind: ReportReady})
 	s.serve()
 	return 0
 }
@@ -206,12 +206,31 @@ func (s *sessionInit) fail(id uint64, stage string, errno syscall.Errno) {
 	_ = s.send(&ControlMsg{ID: id, Kind: status.Failed, Event: &ev})
 }
 
+// send queues one report. Reports are written by sendLoop, never from
+// the main thread: its seccomp filter hands every sendmsg to the unix
+// socket supervisor, which refuses a peer outside the sandbox (the
+// supervisor's end is one). The other threads are outside the filter.
 func (s *sessionInit) send(m *ControlMsg) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	return unix.Sendmsg(s.ctl, b, nil, nil, unix.MSG_NOSIGNAL)
+	s.out <- b
+	return nil
+}
+
+// sendLoop writes the reports in the order they were queued (a process's
+// "started" before its "exited": both are queued under s.mu). It runs on
+// a thread other than the main one (the main goroutine is locked to it).
+func (s *sessionInit) sendLoop() {
+	for b := range s.out {
+		for {
+			err := unix.Sendmsg(s.ctl, b, nil, nil, unix.MSG_NOSIGNAL)
+			if !errors.Is(err, unix.EINTR) {
+				break
+			}
+		}
+	}
 }
 
 // rights are the descriptors an SCM_RIGHTS message carried (already
