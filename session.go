@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -29,11 +30,14 @@ type Session struct {
 	l    *Local
 	pol  *policy.Policy
 	opts SessionOptions
-	sys  sessionSys // the platform part
+	sys  sessionSys     // the platform part
+	nc   outcome.Context // narration context, made once
+	env  []string        // the environment every process starts from
 
 	mu      sync.Mutex
-	procs   []*Process
+	procs   []*Process // in start order; ended ones beyond keptEnded pruned
 	byID    map[uint64]*Process
+	running int
 	nextID  uint64
 	closed  bool
 	closeCh chan struct{}

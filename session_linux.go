@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -69,7 +71,8 @@ func (l *Local) Session(ctx context.Context, req policy.Request, opts ...Session
 	if l.provider == nil {
 		return nil, ErrSessionUnsupported
 	}
-	cmd, err := l.provider.Confine(confine.Request{Dir: l.defaults.Root, Env: l.env(nil), Policy: pol,
+	env := l.env(nil)
+	cmd, err := l.provider.Confine(confine.Request{Dir: l.defaults.Root, Env: env, Policy: pol,
 		MountPath: l.cfg.MountPath, Home: l.home, Session: true})
 	if err != nil {
 		return nil, err
@@ -81,7 +84,8 @@ func (l *Local) Session(ctx context.Context, req policy.Request, opts ...Session
 		}
 		return nil, fmt.Errorf("%w (selected: %s)", ErrSessionUnsupported, cmd.Backend)
 	}
-	s := &Session{l: l, pol: pol, opts: o, byID: map[uint64]*Process{}, closeCh: make(chan struct{})}
+	s := &Session{l: l, pol: pol, opts: o, byID: map[uint64]*Process{}, closeCh: make(chan struct{}),
+		nc: l.narration(pol), env: env}
 	s.sys = sessionSys{cmd: cmd, ctl: cmd.Control, runDone: make(chan struct{}), ready: make(chan error, 1)}
 	// The whole session is one run: its memory and process limits are the
 	// session's cgroup's; wall clock and CPU time are per process (Cmd.Timeout).
@@ -141,7 +145,7 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 	case s.closed:
 		s.mu.Unlock()
 		return nil, ErrSessionClosed
-	case s.runningLocked() >= s.opts.MaxProcesses:
+	case s.running >= s.opts.MaxProcesses:
 		s.mu.Unlock()
 		return nil, fmt.Errorf("%w (%d)", ErrSessionFull, s.opts.MaxProcesses)
 	}
@@ -149,6 +153,7 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 	p.ID = s.nextID
 	s.byID[p.ID] = p
 	s.procs = append(s.procs, p)
+	s.running++
 	if s.idle != nil {
 		s.idle.Stop()
 	}
@@ -156,13 +161,15 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 	child, err := p.openIO(c)
 	if err == nil {
 		err = s.send(&initproc.ControlMsg{Op: initproc.OpStart, ID: p.ID, Argv: c.Argv,
-			Env: s.l.env(c.Env), Dir: dir}, child)
+			Env: withEnv(s.env, c.Env), Dir: dir}, child)
 	}
 	for _, f := range child {
 		f.Close()
 	}
 	if err != nil {
-		p.finish(status.Summary{Failure: &status.Event{Kind: status.Failed, Stage: "start", Reason: status.SetupFailed}}, true)
+		if p.finish(status.Summary{Failure: &status.Event{Kind: status.Failed, Stage: "start", Reason: status.SetupFailed}}, true) {
+			s.processEnded()
+		}
 		s.forget(p)
 		return nil, fmt.Errorf("ringfence: starting in the session: %w", err)
 	}
@@ -371,11 +378,13 @@ func (s *Session) report(m *initproc.ControlMsg) {
 		}
 		p.mu.Unlock()
 	case status.Failed:
-		p.finish(status.Summary{Failure: m.Event}, false)
-		s.processEnded()
+		if p.finish(status.Summary{Failure: m.Event}, false) {
+			s.processEnded()
+		}
 	case status.Exited:
-		p.finish(status.Summary{Started: true, Exit: m.Event}, false)
-		s.processEnded()
+		if p.finish(status.Summary{Started: true, Exit: m.Event}, false) {
+			s.processEnded()
+		}
 	}
 }
 
@@ -391,18 +400,6 @@ func (s *Session) setupError() error {
 	return errors.New("ringfence: session not started: its init ended before serving")
 }
 
-func (s *Session) runningLocked() int {
-	n := 0
-	for _, p := range s.procs {
-		select {
-		case <-p.done:
-		default:
-			n++
-		}
-	}
-	return n
-}
-
 func (s *Session) forget(p *Process) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -415,12 +412,55 @@ func (s *Session) forget(p *Process) {
 	}
 }
 
+// keptEnded is how many ended processes Processes still lists (their
+// output and result); older ended ones are forgotten.
+const keptEnded = 256
+
+// processEnded counts a process's end, prunes the oldest ended processes
+// and, once none runs, starts the idle timer.
 func (s *Session) processEnded() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.runningLocked() == 0 {
+	s.running--
+	if ended := len(s.procs) - s.running; ended > keptEnded {
+		kept := s.procs[:0]
+		for _, p := range s.procs {
+			select {
+			case <-p.done:
+				if ended > keptEnded {
+					ended--
+					delete(s.byID, p.ID)
+					continue
+				}
+			default:
+			}
+			kept = append(kept, p)
+		}
+		clear(s.procs[len(kept):])
+		s.procs = kept
+	}
+	if s.running == 0 {
 		s.armIdleLocked()
 	}
+}
+
+// withEnv is base with extra's variables set over it.
+func withEnv(base []string, extra map[string]string) []string {
+	if len(extra) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(base)+len(extra))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, over := extra[k]; !over {
+			out = append(out, kv)
+		}
+	}
+	for k, v := range extra {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (s *Session) armIdle() {
@@ -440,7 +480,7 @@ func (s *Session) armIdleLocked() {
 	}
 	s.idle = time.AfterFunc(s.opts.IdleTimeout, func() {
 		s.mu.Lock()
-		busy := s.runningLocked() > 0
+		busy := s.running > 0
 		s.mu.Unlock()
 		if !busy {
 			s.end(errors.New("ringfence: the session was idle too long"))
@@ -484,7 +524,9 @@ func (s *Session) end(why error) {
 			// have run, so it is never told as "never ran".
 			sum := status.Summary{Started: true, Unconfirmed: p.pid == 0}
 			p.mu.Unlock()
-			p.finish(sum, true)
+			if p.finish(sum, true) {
+				s.processEnded()
+			}
 		}
 	}()
 }

@@ -146,16 +146,16 @@ func (p *Process) result() *ExecResult {
 	}
 	ro := run.Options{MaxStdout: int64(p.s.opts.OutputKept), MaxStderr: int64(p.s.opts.OutputKept),
 		KeepRunningPastCeiling: true}
-	return p.s.l.result(p.s.sys.resultCmd(), p.s.pol, ro, res)
+	return p.s.l.resultIn(p.s.nc, p.s.sys.resultCmd(), p.s.pol, ro, res)
 }
 
-// finish records the process's end, once.
-func (p *Process) finish(sum status.Summary, aborted bool) {
+// finish records the process's end, once; it reports whether this call did.
+func (p *Process) finish(sum status.Summary, aborted bool) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	select {
 	case <-p.done:
-		return
+		return false
 	default:
 	}
 	p.sum, p.aborted, p.ended = sum, aborted, time.Now()
@@ -164,6 +164,7 @@ func (p *Process) finish(sum status.Summary, aborted bool) {
 	}
 	p.markStartedLocked()
 	close(p.done)
+	return true
 }
 
 // markStartedLocked closes started once (p.mu held).

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/signal"
+	"runtime"
 	"sync"
 	"syscall"
 
@@ -17,7 +17,7 @@ import (
 // processes it started that have not been reported ended yet.
 type sessionInit struct {
 	ctl     int
-	out     chan []byte // reports, sent in order by sendLoop
+	kids    chan struct{} // a token after each fork: the reaper has children again
 	mu      sync.Mutex // held across fork+register, so a reap finds its id
 	byPid   map[int]uint64
 	running map[uint64]int
@@ -41,15 +41,17 @@ func serveSession(spec *Spec, st *os.File) int {
 	}
 	ignoreSignals()
 	watchParentDeath()
-	s := &sessionInit{ctl: ControlFD(spec), out: make(chan []byte, 64), byPid: map[int]uint64{}, running: map[uint64]int{}}
-	go s.sendLoop()
-	chld := make(chan os.Signal, 1)
-	signal.Notify(chld, unix.SIGCHLD)
+	// The main goroutine is locked to the main thread and spends its time
+	// blocked in recvmsg: with the one P the init runs with, the reaper
+	// and signal goroutines would wait for sysmon to retake it (up to
+	// 10 ms). A second P lets them run at once.
+	runtime.GOMAXPROCS(2)
+	s := &sessionInit{ctl: ControlFD(spec), kids: make(chan struct{}, 1), byPid: map[int]uint64{}, running: map[uint64]int{}}
 	if err := status.Write(st, status.Event{Kind: status.Exec}); err != nil {
 		return ExitSetup
 	}
 	_ = status.Write(st, status.Event{Kind: status.Started, Pid: os.Getpid()})
-	go s.reap(chld)
+	go s.reap()
 	_ = s.send(&ControlMsg{Kind: ReportReady})
 	s.serve()
 	return 0
@@ -129,6 +131,10 @@ func (s *sessionInit) start(m *ControlMsg, fds []int) {
 		return
 	}
 	s.byPid[pid], s.running[m.ID] = m.ID, pid
+	select {
+	case s.kids <- struct{}{}:
+	default:
+	}
 	_ = s.send(&ControlMsg{ID: m.ID, Kind: status.Started, Event: &status.Event{Kind: status.Started, Pid: pid}})
 }
 
@@ -146,18 +152,19 @@ func (s *sessionInit) signal(m *ControlMsg) {
 }
 
 // reap reaps every child of the init (the commands, and every orphan
-// re-parented to it as pid 1) and reports the end of each command.
-func (s *sessionInit) reap(chld <-chan os.Signal) {
-	for range chld {
-		for {
-			var ws unix.WaitStatus
-			pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
-			if errors.Is(err, unix.EINTR) {
-				continue
-			}
-			if err != nil || pid <= 0 {
-				break
-			}
+// re-parented to it as pid 1) and reports the end of each command. It
+// blocks in wait4 itself rather than waiting for SIGCHLD: a process's end
+// is then reported without a signal and two goroutine wake-ups. With no
+// child at all (ECHILD) it waits for the next fork.
+func (s *sessionInit) reap() {
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, 0, nil)
+		switch {
+		case errors.Is(err, unix.EINTR):
+		case errors.Is(err, unix.ECHILD):
+			<-s.kids
+		case err == nil && pid > 0:
 			s.ended(pid, ws)
 		}
 	}
@@ -206,29 +213,22 @@ func (s *sessionInit) fail(id uint64, stage string, errno syscall.Errno) {
 	_ = s.send(&ControlMsg{ID: id, Kind: status.Failed, Event: &ev})
 }
 
-// send queues one report. Reports are written by sendLoop, never from
-// the main thread: its seccomp filter hands every sendmsg to the unix
+// send writes one report. With write(2), not sendmsg: the command's
+// seccomp filter, on the main thread, hands every sendmsg to the unix
 // socket supervisor, which refuses a peer outside the sandbox (the
-// supervisor's end is one). The other threads are outside the filter.
+// supervisor's end is one); write on a connected SEQPACKET socket sends
+// one record and is not supervised. Records are atomic, so the reaper and
+// the main thread may write at once; a process's "started" is written
+// before its "exited" (both under s.mu).
 func (s *sessionInit) send(m *ControlMsg) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	s.out <- b
-	return nil
-}
-
-// sendLoop writes the reports in the order they were queued (a process's
-// "started" before its "exited": both are queued under s.mu). It runs on
-// a thread other than the main one (the main goroutine is locked to it).
-func (s *sessionInit) sendLoop() {
-	for b := range s.out {
-		for {
-			err := unix.Sendmsg(s.ctl, b, nil, nil, unix.MSG_NOSIGNAL)
-			if !errors.Is(err, unix.EINTR) {
-				break
-			}
+	for {
+		_, err = unix.Write(s.ctl, b)
+		if !errors.Is(err, unix.EINTR) {
+			return err
 		}
 	}
 }
