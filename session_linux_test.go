@@ -246,3 +246,17 @@ func waitOutput(t *testing.T, r *Ring, want string) {
 	kept, _ := r.Snapshot()
 	t.Fatalf("no %q in %q", want, kept)
 }
+
+func TestWithEnv(t *testing.T) {
+	base := []string{"A=1", "B=2", "PATH=/bin"}
+	if got := withEnv(base, nil); strings.Join(got, " ") != "A=1 B=2 PATH=/bin" {
+		t.Fatal(got)
+	}
+	got := withEnv(base, map[string]string{"B": "3", "C": "4"})
+	if strings.Join(got, " ") != "A=1 B=3 C=4 PATH=/bin" {
+		t.Fatal(got)
+	}
+	if strings.Join(base, " ") != "A=1 B=2 PATH=/bin" {
+		t.Fatal("base changed")
+	}
+}
