@@ -30,7 +30,7 @@ type Session struct {
 	l    *Local
 	pol  *policy.Policy
 	opts SessionOptions
-	sys  sessionSys     // the platform part
+	sys  sessionSys      // the platform part
 	nc   outcome.Context // narration context, made once
 	env  []string        // the environment every process starts from
 

@@ -18,7 +18,7 @@ import (
 type sessionInit struct {
 	ctl     int
 	kids    chan struct{} // a token after each fork: the reaper has children again
-	mu      sync.Mutex // held across fork+register, so a reap finds its id
+	mu      sync.Mutex    // held across fork+register, so a reap finds its id
 	byPid   map[int]uint64
 	running map[uint64]int
 }
