@@ -130,6 +130,12 @@ func policyDiff(a, b *policy.Policy) []string {
 	return out
 }
 
+// hasLimits: the session has memory or process limits (a cgroup or a
+// monitor that may stop it).
+func (s *Session) hasLimits() bool {
+	return s.pol.Limits.MemoryBytes > 0 || s.pol.Limits.Processes > 0
+}
+
 // Policy is the session's resolved policy.
 func (s *Session) Policy() *policy.Policy { return s.pol }
 

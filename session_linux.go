@@ -43,6 +43,18 @@ func (y *sessionSys) resultCmd() *confine.Cmd {
 	return &c
 }
 
+// breach is the limit the session's run was stopped for, once it ended.
+func (y *sessionSys) breach() run.Breach {
+	select {
+	case <-y.runDone:
+		if y.runRes != nil {
+			return y.runRes.Breach
+		}
+	default:
+	}
+	return run.BreachNone
+}
+
 // Session starts a session under the policy resolved from req (which may
 // only narrow the deployment's defaults, or widen them with a minted
 // approval). It returns once the init has confined itself and serves.
@@ -110,7 +122,7 @@ func (l *Local) Session(ctx context.Context, req policy.Request, opts ...Session
 		return nil, err
 	}
 	s.armIdle()
-	go func() { <-s.sys.runDone; s.end(errors.New("ringfence: the session's init ended")) }()
+	go func() { <-s.sys.runDone; s.end(s.initEnded()) }()
 	return s, nil
 }
 
@@ -354,11 +366,19 @@ func (s *Session) readReports() {
 		}
 		s.report(m)
 	}
+	<-s.sys.runDone // the init closed its end: it is gone, or going
 	if first {
-		<-s.sys.runDone
 		s.sys.ready <- s.setupError()
 	}
-	s.end(errors.New("ringfence: the session's init ended"))
+	s.end(s.initEnded())
+}
+
+// initEnded is why a session whose init ended did (once run.Run returned).
+func (s *Session) initEnded() error {
+	if b := s.sys.breach(); b != run.BreachNone {
+		return fmt.Errorf("ringfence: the session went past its %s limit and was stopped", b)
+	}
+	return errors.New("ringfence: the session's init ended")
 }
 
 // report applies one report to its process.

@@ -260,3 +260,45 @@ func TestWithEnv(t *testing.T) {
 		t.Fatal("base changed")
 	}
 }
+
+// A command cannot end its session's init: every signal it sends to pid 1
+// is dropped (as pid 1 of the namespace, or caught and ignored).
+func TestSessionInitSurvivesSignalsFromInside(t *testing.T) {
+	_, s := newSession(t)
+	// kill -0 succeeding shows the signals do reach pid 1 (not refused
+	// with EPERM): only the init's own dispositions keep it alive. (Before
+	// the session init dropped SIGTERM, SIGINT and SIGHUP, this test saw
+	// the session end.)
+	res := runIn(t, s, sh(`kill -0 1 || exit 9; for sig in $(seq 1 31); do kill -$sig 1 2>/dev/null; done; kill -KILL 1; kill -STOP 1; echo sent`))
+	if res.Stdout != "sent\n" {
+		t.Fatalf("%+v", res)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if res := runIn(t, s, Cmd{Argv: []string{"true"}}); res.Kind != KindSuccess {
+		t.Fatalf("the session no longer serves: %s %s", res.Kind, s.Err())
+	}
+}
+
+// A process past the session's memory limit ends the session (one cgroup
+// for the session), and its result says which limit.
+func TestSessionMemoryBreach(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		testenv.Need(t, "python3", err)
+	}
+	d := policy.AgentDefaults()
+	d.Limits = policy.Limits{MemoryBytes: 64 << 20}
+	l := newLocal(t, Config{Backend: "linux", Defaults: d})
+	s, err := l.Session(context.Background(), policy.Request{})
+	if err != nil {
+		testenv.Need(t, "a linux-backend session", err)
+	}
+	defer s.Close()
+	res := runIn(t, s, Cmd{Argv: []string{"python3", "-c", "b = bytearray(512 << 20); import time; time.sleep(5)"}})
+	if res.Kind != KindOverBudget || res.Breach != "memory" {
+		t.Fatalf("%s breach %q: %s", res.Kind, res.Breach, res.Narration)
+	}
+	<-s.Done()
+	if !strings.Contains(s.Err().Error(), "memory") {
+		t.Fatalf("session ended because %v", s.Err())
+	}
+}

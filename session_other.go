@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -15,6 +16,8 @@ import (
 type sessionSys struct{}
 
 func (sessionSys) resultCmd() *confine.Cmd { return &confine.Cmd{} }
+
+func (sessionSys) breach() run.Breach { return run.BreachNone }
 
 // Session is not available off Linux.
 func (l *Local) Session(context.Context, policy.Request, ...SessionOptions) (*Session, error) {

@@ -117,7 +117,23 @@ func (p *Process) Wait(ctx context.Context) (*ExecResult, error) {
 	case <-drained:
 	case <-time.After(drainGrace):
 	}
+	if p.killed() && p.s.hasLimits() {
+		// A SIGKILL under the session's limits may be the kernel's (an
+		// OOM kill); the session's run then stops the session for the
+		// breach within a sample or two, and the breach is the reason.
+		select {
+		case <-p.s.sys.runDone:
+		case <-time.After(3 * run.SampleInterval):
+		}
+	}
 	return p.result(), nil
+}
+
+// killed: the process ended by SIGKILL.
+func (p *Process) killed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sum.Exit != nil && p.sum.Exit.Signal == "SIGKILL"
 }
 
 // result builds the ExecResult from the process's record.
@@ -134,6 +150,14 @@ func (p *Process) result() *ExecResult {
 	}
 	if sum.Exit != nil && !timedOut {
 		res.ExitCode, res.Signal = sum.Exit.ExitCode, sum.Exit.Signal
+	}
+	if aborted || (sum.Exit != nil && sum.Exit.Signal == "SIGKILL") {
+		// The session ended under it, or it was killed as the session
+		// was stopped: a breach of the session's limits (its cgroup) is
+		// why, when there was one.
+		if b := p.s.sys.breach(); b != run.BreachNone {
+			res.Breach, res.Aborted = b, false
+		}
 	}
 	if outDropped > 0 || errDropped > 0 {
 		res.Truncated = &run.Truncated{}

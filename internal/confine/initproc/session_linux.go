@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/signal"
 	"runtime"
 	"sync"
 	"syscall"
@@ -40,6 +41,11 @@ func serveSession(spec *Spec, st *os.File) int {
 		return ExitSetup
 	}
 	ignoreSignals()
+	// ignoreSignals leaves the signals a one-shot init forwards to its
+	// command; a session has no one command, and a command must not end
+	// its session by signalling pid 1 (Go's default for SIGTERM, SIGINT,
+	// SIGHUP would exit): caught and dropped too.
+	signal.Notify(make(chan os.Signal, 1), forwarded...)
 	watchParentDeath()
 	// The main goroutine is locked to the main thread and spends its time
 	// blocked in recvmsg: with the one P the init runs with, the reaper
