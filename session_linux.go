@@ -371,6 +371,12 @@ func (s *Session) readReports() {
 		s.sys.ready <- s.setupError()
 	}
 	s.end(s.initEnded())
+	// Only now: end has shut sends out (closeCh, under sendMu), and this
+	// was the one reader, so the descriptor number is never used after it
+	// could have been reused.
+	s.sys.sendMu.Lock()
+	s.sys.ctl.Close()
+	s.sys.sendMu.Unlock()
 }
 
 // initEnded is why a session whose init ended did (once run.Run returned).

@@ -97,7 +97,7 @@ type Cmd struct {
 	// the Request carried (its non-nil fields); call it before Start.
 	SetNet func(*NetOptions)
 	// Control is the supervisor's end of a session init's control socket
-	// (Request.Session), or nil; closed by Cleanup.
+	// (Request.Session), or nil; the caller closes it (after Cleanup too).
 	Control *os.File
 }
 

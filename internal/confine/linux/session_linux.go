@@ -12,7 +12,7 @@ import (
 // attachControl gives a session init its control socket: a SEQPACKET
 // socketpair (one message per request, descriptors passed with
 // SCM_RIGHTS), the init's end at initproc.ControlFD, the supervisor's in
-// cmd.Control. Both ends are close-on-exec; the init marks its own so
+// cmd.Control (the caller closes it). Both ends are close-on-exec; the init marks its own so
 // again before confining itself, so no command inherits it.
 func attachControl(cmd *confine.Cmd, spec *initproc.Spec) error {
 	if len(cmd.ExtraFiles) != initproc.ControlFD(spec)-3 {
@@ -26,11 +26,12 @@ func attachControl(cmd *confine.Cmd, spec *initproc.Spec) error {
 	cmd.ExtraFiles = append(cmd.ExtraFiles, ini)
 	cmd.Control = sup
 	cleanup := cmd.Cleanup
+	// The supervisor's end is the caller's to close (it may still be
+	// reading the init's last reports when the run is cleaned up).
 	cmd.Cleanup = func() {
 		if cleanup != nil {
 			cleanup()
 		}
-		sup.Close()
 		ini.Close()
 	}
 	return nil

@@ -47,6 +47,7 @@ func startTestSession(t *testing.T, p *policy.Policy, env []string) *testSession
 	cmd := &exec.Cmd{Path: c.Path, Args: c.Args, Env: c.Env, Dir: c.Dir, ExtraFiles: c.ExtraFiles, SysProcAttr: c.SysProcAttr}
 	if err := cmd.Start(); err != nil {
 		c.Cleanup()
+		c.Control.Close()
 		t.Fatal(err)
 	}
 	for _, f := range c.ExtraFiles {
