@@ -302,3 +302,34 @@ func TestSessionMemoryBreach(t *testing.T) {
 		t.Fatalf("session ended because %v", s.Err())
 	}
 }
+
+// Under the domains network the control socket follows the proxy's
+// handoff descriptor; the session starts and its proxy refuses a host no
+// rule names.
+func TestSessionDomainsNetwork(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		testenv.Need(t, "python3", err)
+	}
+	d := policy.AgentDefaults()
+	d.Network = policy.Network{Mode: policy.NetDomains, Domains: []string{"example.invalid"}}
+	l := newLocal(t, Config{Backend: "linux", Defaults: d})
+	s, err := l.Session(context.Background(), policy.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if res := runIn(t, s, Cmd{Argv: []string{"true"}}); res.Kind != KindSuccess {
+		t.Fatalf("%s %s", res.Kind, res.Stderr)
+	}
+	res := runIn(t, s, Cmd{Argv: []string{"python3", "-c", `
+import urllib.request
+try:
+    urllib.request.urlopen("http://not-allowed.example.com/", timeout=5)
+    print("reached")
+except Exception as e:
+    print("refused", e)
+`}})
+	if !strings.HasPrefix(res.Stdout, "refused") {
+		t.Fatalf("%q %s", res.Stdout, res.Stderr)
+	}
+}
