@@ -81,7 +81,8 @@ type Cmd struct {
 	// this size (stdin, stdout and stderr all on it; its output is Stdout).
 	Terminal *WindowSize
 	// Timeout stops the process (SIGTERM to its group, SIGKILL after the
-	// sandbox's KillAfter); zero is the sandbox's default Timeout.
+	// sandbox's KillAfter); zero is the sandbox's default Timeout, negative
+	// none (a server that runs until stopped or the session ends).
 	Timeout time.Duration
 	// Request, when set, is the call's own policy request: it is resolved,
 	// and a policy that differs from the session's is refused

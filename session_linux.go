@@ -194,7 +194,7 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 	}
 	timeout := c.Timeout
 	if timeout == 0 {
-		timeout = s.l.cfg.Timeout
+		timeout = s.l.cfg.Timeout // negative: none
 	}
 	if timeout > 0 {
 		p.mu.Lock()

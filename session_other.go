@@ -13,7 +13,7 @@ import (
 )
 
 // sessionSys: sessions need the linux backend's init.
-type sessionSys struct{}
+type sessionSys struct{ runDone chan struct{} }
 
 func (sessionSys) resultCmd() *confine.Cmd { return &confine.Cmd{} }
 

@@ -109,6 +109,24 @@
 // run_code*.go this way and can reuse approveCommand, execResult and the
 // session keys.
 //
+// # Processes (Options.Processes; processes.go)
+//
+// start_process, write_stdin, list_processes and kill_process run commands
+// in one long-lived confined environment per Set (ringfence.Session, made
+// on first use, ended by Set.Close; the MCP server closes a session's Set
+// when it prunes the session). A process keeps running after the call:
+// the call waits yield_ms and returns what was printed since last shown
+// and a process_id, or the full result (classified as run_command's)
+// once it ended. Process ids are per Set: another Set can neither list,
+// write to nor signal them, and its commands run in another network
+// namespace (TestProcessToolsSessionsAreIsolated). A command is read and
+// gated exactly as run_command; one whose approval widens the policy (the
+// network) is refused with a pointer to run_command — it never runs in
+// the session's narrower environment (TestProcessToolsApprovalWidening-
+// IsRefused). Limits: MaxSessionProcesses running at once (over-budget
+// past it), SessionOutputKept recent bytes per stream (older output is
+// dropped and counted), MaxYield per call.
+//
 // # Known gaps
 //
 //   - denied-by-policy with axis "exec" has no sentence in package outcome
@@ -123,6 +141,11 @@
 //   - Command output is scrubbed of the host root only; the private temp
 //     dir's host path may appear where a backend shows it.
 //   - run_command's stdin is a string (text), not bytes.
+//   - The process tools are off unless Options.Processes is set (the
+//     `ringfence mcp` flag to set it is not there yet); a session is
+//     closed when the MCP server prunes it (at the next client's
+//     initialisation) or when ringfence exits, not at once on disconnect.
+//   - start_process has no terminal (PTY) option yet; the Go API has one.
 //   - Because shown file contents are rewritten, a file that spells the
 //     host root is shown with /workspace there; an edit_file whose
 //     old_string copies that text will not match the file.
