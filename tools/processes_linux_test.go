@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -198,3 +199,33 @@ func ErrText(r Result) error { return &textErr{r.Text} }
 type textErr struct{ s string }
 
 func (e *textErr) Error() string { return e.s }
+
+// BenchmarkStartProcessTrue is start_process of `true` in a warm session,
+// through the tool layer (decoding, classification, result, narration).
+func BenchmarkStartProcessTrue(b *testing.B) {
+	root := b.TempDir()
+	sb, err := ringfence.New(ringfence.Config{Root: root, Backend: "linux"})
+	if err != nil {
+		b.Skip(err)
+	}
+	defer sb.Close()
+	set := New(sb, Options{Processes: true})
+	defer set.Close()
+	args := json.RawMessage(`{"argv":["true"],"yield_ms":10000}`)
+	if r := set.Call(context.Background(), "start_process", args); !strings.Contains(r.Text, "ended") {
+		b.Skip(r.Text)
+	}
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		r := set.Call(context.Background(), "start_process", args)
+		times = append(times, time.Since(t0))
+		if r.Outcome.Kind != outcome.OK {
+			b.Fatal(r.Text)
+		}
+	}
+	b.StopTimer()
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "p50-ns")
+}
