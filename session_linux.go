@@ -404,6 +404,9 @@ func (s *Session) report(m *initproc.ControlMsg) {
 		}
 		p.mu.Unlock()
 	case status.Failed:
+		if p.Pid() != 0 {
+			return // started already: a refusal cannot be about it
+		}
 		if p.finish(status.Summary{Failure: m.Event}, false) {
 			s.processEnded()
 		}
