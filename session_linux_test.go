@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
@@ -332,4 +333,9 @@ except Exception as e:
 	if !strings.HasPrefix(res.Stdout, "refused") {
 		t.Fatalf("%q %s", res.Stdout, res.Stderr)
 	}
+}
+
+// The same sessions for a caller that is not root.
+func TestSessionAsNonRoot(t *testing.T) {
+	inittest.RerunAsNonRoot(t, "^(TestSessionRunsAndClassifies|TestSessionTmpAndBackgroundServerPersist|TestSessionStdinDrivesShellRead|TestSessionPTYSeesResize|TestSessionInitSurvivesSignalsFromInside|TestSessionRefusesOtherPolicies)$")
 }
