@@ -80,8 +80,8 @@ func (l *Local) Session(ctx context.Context, req policy.Request, opts ...Session
 	if !pol.Confining() {
 		return nil, fmt.Errorf("%w (danger-full-access is not confined)", ErrSessionUnsupported)
 	}
-	if l.provider == nil {
-		return nil, ErrSessionUnsupported
+	if b := l.Backend(); b != "linux" {
+		return nil, fmt.Errorf("%w (this sandbox's backend: %q)", ErrSessionUnsupported, b)
 	}
 	env := l.env(nil)
 	cmd, err := l.provider.Confine(confine.Request{Dir: l.defaults.Root, Env: env, Policy: pol,

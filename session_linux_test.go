@@ -339,3 +339,30 @@ except Exception as e:
 func TestSessionAsNonRoot(t *testing.T) {
 	inittest.RerunAsNonRoot(t, "^(TestSessionRunsAndClassifies|TestSessionTmpAndBackgroundServerPersist|TestSessionStdinDrivesShellRead|TestSessionPTYSeesResize|TestSessionInitSurvivesSignalsFromInside|TestSessionRefusesOtherPolicies)$")
 }
+
+// A backend without sessions never starts one (nor anything else).
+func TestSessionNeedsTheLinuxBackend(t *testing.T) {
+	for _, b := range []string{"landlock", "bwrap"} {
+		t.Run(b, func(t *testing.T) {
+			l, err := New(Config{Root: hostDir(t), Backend: b})
+			if err != nil {
+				t.Skipf("backend %s not available here: %v", b, err)
+			}
+			defer l.Close()
+			s, err := l.Session(context.Background(), policy.Request{})
+			if err == nil {
+				s.Close()
+				t.Fatal("a session on a backend without sessions")
+			}
+			if !errors.Is(err, ErrSessionUnsupported) {
+				t.Fatalf("refused, but not as unsupported: %v", err)
+			}
+		})
+	}
+	d := policy.AgentDefaults()
+	d.Mode = policy.DangerFullAccess
+	l := newLocal(t, Config{Backend: "linux", Defaults: d})
+	if _, err := l.Session(context.Background(), policy.Request{}); !errors.Is(err, ErrSessionUnsupported) {
+		t.Fatalf("danger-full-access: %v", err)
+	}
+}
