@@ -151,7 +151,7 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 	dir := s.l.modelPath(host)
 	p := &Process{Argv: append([]string(nil), c.Argv...), s: s, begin: time.Now(),
 		Stdout: NewRing(s.opts.OutputKept), Stderr: NewRing(s.opts.OutputKept),
-		started: make(chan struct{}), done: make(chan struct{})}
+		started: make(chan struct{}), done: make(chan struct{}), outDone: make(chan struct{})}
 	s.mu.Lock()
 	switch {
 	case s.closed:
@@ -218,53 +218,82 @@ func (p *Process) openIO(c Cmd) ([]*os.File, error) {
 			return nil, err
 		}
 		p.terminal, p.stdin = master, master
-		p.copyOut(master, p.Stdout, c.Stdout)
+		p.copyOut(copySpec{master, p.Stdout, c.Stdout})
 		if c.Stdin != nil {
 			go func() { _, _ = io.Copy(master, c.Stdin) }()
 		}
 		go func() { <-p.done; p.drainThenClose(master) }()
 		return []*os.File{slave, slave, slave}, nil
 	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
+	var ends [3][2]*os.File // [i][0] the parent's end, [i][1] the child's
+	for i := range ends {
+		parent, child, err := pipeEnds(i == 0)
+		if err != nil {
+			for _, e := range ends[:i] {
+				closeFiles(e[0], e[1])
+			}
+			return nil, err
+		}
+		ends[i] = [2]*os.File{parent, child}
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		closeFiles(inR, inW, outR, outW)
-		return nil, err
-	}
+	inW := ends[0][0]
 	if c.Stdin != nil {
 		go func() { _, _ = io.Copy(inW, c.Stdin); inW.Close() }()
 	} else {
 		p.stdin = inW
 	}
-	go func() { <-p.done; inW.Close() }()
-	p.copyOut(outR, p.Stdout, c.Stdout)
-	p.copyOut(errR, p.Stderr, c.Stderr)
-	return []*os.File{inR, outW, errW}, nil
+	p.mu.Lock() // read by finish, on the report reader's goroutine
+	p.closeOnEnd = inW
+	p.mu.Unlock()
+	p.copyOut(copySpec{ends[1][0], p.Stdout, c.Stdout}, copySpec{ends[2][0], p.Stderr, c.Stderr})
+	return []*os.File{ends[0][1], ends[1][1], ends[2][1]}, nil
 }
 
-// copyOut reads r into the ring (and the live writer) until EOF.
-func (p *Process) copyOut(r *os.File, ring *Ring, live io.Writer) {
-	var w io.Writer = ring
-	if live != nil {
-		w = io.MultiWriter(ring, liveWriter{live})
+// pipeEnds makes one pipe: the parent's end non-blocking (Go's poller
+// reads or writes it), the child's blocking and never polled (it is only
+// passed to the init and closed). write says the parent writes (stdin).
+func pipeEnds(write bool) (parent, child *os.File, err error) {
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, err
 	}
-	p.drained.Add(1)
-	go func() {
-		defer p.drained.Done()
-		_, _ = io.Copy(w, r) // a terminal's master reads EIO once the slave is gone
-		if p.terminal != r {
-			r.Close()
+	p, c := fds[0], fds[1]
+	if write {
+		p, c = fds[1], fds[0]
+	}
+	if err := unix.SetNonblock(p, true); err != nil {
+		unix.Close(p)
+		unix.Close(c)
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(p), "pipe"), os.NewFile(uintptr(c), "pipe"), nil
+}
+
+// copySpec is one output stream: read r into the ring and the live writer.
+type copySpec struct {
+	r    *os.File
+	ring *Ring
+	live io.Writer
+}
+
+// copyOut reads each stream until EOF; outDone is closed once all are.
+func (p *Process) copyOut(specs ...copySpec) {
+	p.outLeft.Store(int32(len(specs)))
+	for _, c := range specs {
+		var w io.Writer = c.ring
+		if c.live != nil {
+			w = io.MultiWriter(c.ring, liveWriter{c.live})
 		}
-	}()
+		go func() {
+			_, _ = io.Copy(w, c.r) // a terminal's master reads EIO once the slave is gone
+			if p.terminal != c.r {
+				c.r.Close()
+			}
+			if p.outLeft.Add(-1) == 0 {
+				close(p.outDone)
+			}
+		}()
+	}
 }
 
 // liveWriter never fails the copy: a live reader that stops reading must
@@ -276,11 +305,11 @@ func (l liveWriter) Write(b []byte) (int, error) { _, _ = l.w.Write(b); return l
 // drainThenClose closes a terminal's master once its output is read or
 // the grace has passed (a background child may hold the slave open).
 func (p *Process) drainThenClose(master *os.File) {
-	done := make(chan struct{})
-	go func() { p.drained.Wait(); close(done) }()
+	t := time.NewTimer(drainGrace)
+	defer t.Stop()
 	select {
-	case <-done:
-	case <-time.After(drainGrace):
+	case <-p.outDone:
+	case <-t.C:
 	}
 	master.Close()
 }

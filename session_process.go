@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -25,9 +26,11 @@ type Process struct {
 	Stdout   *Ring          // recent output (a terminal's all lands here)
 	Stderr   *Ring
 
-	started chan struct{} // closed once started or failed
-	done    chan struct{} // closed once ended (or never started)
-	drained sync.WaitGroup
+	started    chan struct{} // closed once started or failed
+	done       chan struct{} // closed once ended (or never started)
+	outDone    chan struct{} // closed once every output stream reached EOF
+	outLeft    atomic.Int32  // output streams not at EOF yet
+	closeOnEnd io.Closer     // the stdin pipe, closed once the process ended
 
 	mu       sync.Mutex
 	pid      int // in the session's pid namespace
@@ -111,11 +114,11 @@ func (p *Process) Wait(ctx context.Context) (*ExecResult, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	drained := make(chan struct{})
-	go func() { p.drained.Wait(); close(drained) }()
+	t := time.NewTimer(drainGrace)
+	defer t.Stop()
 	select {
-	case <-drained:
-	case <-time.After(drainGrace):
+	case <-p.outDone:
+	case <-t.C:
 	}
 	if p.killed() && p.s.hasLimits() {
 		// A SIGKILL under the session's limits may be the kernel's (an
@@ -188,6 +191,9 @@ func (p *Process) finish(sum status.Summary, aborted bool) bool {
 	}
 	p.markStartedLocked()
 	close(p.done)
+	if p.closeOnEnd != nil {
+		_ = p.closeOnEnd.Close()
+	}
 	return true
 }
 
