@@ -12,8 +12,9 @@ import (
 // attachControl gives a session init its control socket: a SEQPACKET
 // socketpair (one message per request, descriptors passed with
 // SCM_RIGHTS), the init's end at initproc.ControlFD, the supervisor's in
-// cmd.Control (the caller closes it). Both ends are close-on-exec; the init marks its own so
-// again before confining itself, so no command inherits it.
+// cmd.Control (the caller closes it). Both ends are close-on-exec; the
+// init marks its own so again before confining itself, so no command
+// inherits it.
 func attachControl(cmd *confine.Cmd, spec *initproc.Spec) error {
 	if len(cmd.ExtraFiles) != initproc.ControlFD(spec)-3 {
 		return fmt.Errorf("linux: session control descriptor out of place (%d inherited)", len(cmd.ExtraFiles))
