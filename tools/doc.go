@@ -145,7 +145,7 @@
 //     `ringfence mcp` flag to set it is not there yet); a session is
 //     closed when the MCP server prunes it (at the next client's
 //     initialisation) or when ringfence exits, not at once on disconnect.
-//   - start_process has no terminal (PTY) option yet; the Go API has one.
+//   - A start_process terminal cannot be resized yet (the Go API can).
 //   - Because shown file contents are rewritten, a file that spells the
 //     host root is shown with /workspace there; an edit_file whose
 //     old_string copies that text will not match the file.

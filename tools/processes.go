@@ -110,6 +110,9 @@ type startArgs struct {
 	Stdin          *string  `json:"stdin"`
 	YieldMs        *int64   `json:"yield_ms"`
 	TimeoutSeconds int64    `json:"timeout_seconds"`
+	TTY            bool     `json:"tty"`
+	Rows           int64    `json:"rows"`
+	Cols           int64    `json:"cols"`
 
 	run runArgs // the same command read as run_command reads it
 }
@@ -155,6 +158,9 @@ func init() {
 				"stdin":           str("Text typed to the process first; its input stays open for write_stdin.", 0, s.opts.MaxArgBytes),
 				"yield_ms":        integer("How long to wait for output or the end before returning.", 0, MaxYield.Milliseconds()),
 				"timeout_seconds": integer("Stop the process after this many seconds; default: it runs until stopped or the session ends.", 1, 24*3600),
+				"tty":             boolean("Run it on a new terminal (for programs that want one: an editor, a pager, a password prompt); its output is then all on stdout."),
+				"rows":            integer("The terminal's height (tty), default 24.", 1, 1000),
+				"cols":            integer("The terminal's width (tty), default 80.", 1, 1000),
 			}),
 			check: s.prepareStart,
 			perms: func(a *startArgs) ([]string, error) { return s.commandPermissions(&a.run) },
@@ -258,6 +264,9 @@ func (s *Set) startProcess(ctx context.Context, a *startArgs) Result {
 		return stop(*o)
 	}
 	c := ringfence.Cmd{Argv: p.argv, Dir: p.cwd, Request: req, Timeout: -1}
+	if a.TTY {
+		c.Terminal = &ringfence.WindowSize{Rows: uint16(a.Rows), Cols: uint16(a.Cols)} // 0: 24x80
+	}
 	if a.TimeoutSeconds > 0 {
 		c.Timeout = time.Duration(a.TimeoutSeconds) * time.Second
 	}

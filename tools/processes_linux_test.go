@@ -62,6 +62,22 @@ func TestProcessToolsBackgroundAndStdin(t *testing.T) {
 	}
 }
 
+func TestProcessToolsTerminal(t *testing.T) {
+	f := processFixture(t, Options{})
+	r := f.call("start_process", obj_{"command": "stty size; test -t 0 && test -t 1 && echo on-a-tty; read x; echo got-$x", "tty": true, "rows": 30, "cols": 100, "yield_ms": 500})
+	if r.Outcome.Kind == outcome.Unavailable {
+		testenv.Need(t, "linux-backend sessions", ErrText(r))
+	}
+	id := processID(t, r)
+	if !strings.Contains(r.Text, "30 100") || !strings.Contains(r.Text, "on-a-tty") {
+		t.Fatalf("terminal: %s", r.Text)
+	}
+	r = f.call("write_stdin", obj_{"process_id": id, "chars": "abc\n", "yield_ms": 5000})
+	if !strings.Contains(r.Text, "got-abc") || !strings.Contains(r.Text, "ended") {
+		t.Fatalf("after input: %s", r.Text)
+	}
+}
+
 func TestProcessToolsKillAndLimits(t *testing.T) {
 	f := processFixture(t, Options{})
 	r := f.call("start_process", obj_{"argv": []string{"sleep", "100"}, "yield_ms": 0})
