@@ -141,9 +141,9 @@
 //   - Command output is scrubbed of the host root only; the private temp
 //     dir's host path may appear where a backend shows it.
 //   - run_command's stdin is a string (text), not bytes.
-//   - The process tools are off unless Options.Processes is set (the
-//     `ringfence mcp` flag to set it is not there yet); a session is
-//     closed when the MCP server prunes it (at the next client's
+//   - The process tools are off unless Options.Processes is set
+//     (`ringfence mcp --processes`); a session is closed when the MCP
+//     server prunes it (at the next client's
 //     initialisation) or when ringfence exits, not at once on disconnect.
 //   - A start_process terminal cannot be resized yet (the Go API can).
 //   - Because shown file contents are rewritten, a file that spells the
