@@ -28,4 +28,38 @@
 // an error wrapping policy.ErrUnavailable instead of running unconfined.
 // What each backend cannot enforce is reported (Enforcement), never hidden:
 // see docs/threat-model.md and docs/backends.md.
+//
+// # Sessions (session*.go)
+//
+// Local.Session starts one confined environment that lives until Close,
+// its idle timeout, or ringfence's death (linux backend only): one init in
+// its namespaces, one view, network namespace, private /tmp, home layer
+// and cgroup. Session.Start has that already-confined init fork and
+// execute a command (no new namespaces, no second Go start), so a
+// background server started by one call answers the next on the session's
+// loopback, and /tmp persists between calls. A Process has stdin (Write,
+// CloseStdin), a bounded Ring per stream saying how much it dropped, an
+// optional terminal (Resize), Signal (to its process group) and Wait,
+// which classifies and narrates exactly as Exec. A Cmd whose own Request
+// resolves to a policy other than the session's (narrowed, or widened by
+// an approval) is refused with ErrSessionPolicy and never runs in the
+// session: the caller runs it one-shot. A command cannot reach the
+// init's control socket nor end the session by signalling its init (see
+// internal/confine/initproc). Teardown leaves nothing on the host
+// (TestSessionCloseLeavesNothing, TestSessionIdleTimeout); after a SIGKILL
+// of ringfence every process and mount is gone at once, and the empty
+// cgroup and overlay work directory are swept by the next start
+// (TestSessionSupervisorKilled).
+//
+// Gaps: the session's memory and process limits are one budget, and a
+// breach stops the whole session (the killed process's result and
+// Session.Err say which limit); wall clock is per process (Cmd.Timeout)
+// and CPU time is not enforced in a session; the domains network's
+// decisions are the session's, not told per process; a process's output is
+// kept (its most recent OutputKept bytes), never stopped for flooding as a
+// one-shot run is, and output a background child writes to a stream it
+// inherited lands in its starter's ring; a single-call approval given in
+// Cmd.Request is spent even when Start refuses it; a terminal process sees
+// no /dev/console; the Local's own private temp dir outlives a SIGKILL of
+// ringfence, sessions or not.
 package ringfence

@@ -12,6 +12,12 @@ import (
 
 // result classifies what the supervisor saw and narrates it.
 func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res *run.Result) *ExecResult {
+	return l.resultIn(l.narration(pol), cmd, pol, ro, res)
+}
+
+// resultIn is result with the narration context already made (a session
+// makes it once for all its processes).
+func (l *Local) resultIn(nc outcome.Context, cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res *run.Result) *ExecResult {
 	ev := outcome.Evidence{
 		ExitCode: res.ExitCode, Signal: res.Signal, Stderr: res.Stderr,
 		Status: res.Status, StatusChannel: cmd.Status != nil || res.StatusChannel,
@@ -26,7 +32,6 @@ func (l *Local) result(cmd *confine.Cmd, pol *policy.Policy, ro run.Options, res
 	ev.Proxy, ev.ProxyAllowed = blocks, pol.Network.Domains
 	cls := outcome.ClassifyExec(ev, cmd.Dialect)
 	l.markProtected(pol, cls.Violations)
-	nc := l.narration(pol)
 	lim := outcome.ExecLimits{
 		Timeout: ro.Timeout, WallClock: pol.Limits.WallClock, MemoryBytes: pol.Limits.MemoryBytes,
 		Processes: pol.Limits.Processes, CPUTime: pol.Limits.CPUTime, OutputBytes: outputCeiling(ro),

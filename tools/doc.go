@@ -124,6 +124,24 @@
 // run_code*.go this way and can reuse approveCommand, execResult and the
 // session keys.
 //
+// # Processes (Options.Processes; processes.go)
+//
+// start_process, write_stdin, list_processes and kill_process run commands
+// in one long-lived confined environment per Set (ringfence.Session, made
+// on first use, ended by Set.Close; the MCP server closes a session's Set
+// when it prunes the session). A process keeps running after the call:
+// the call waits yield_ms and returns what was printed since last shown
+// and a process_id, or the full result (classified as run_command's)
+// once it ended. Process ids are per Set: another Set can neither list,
+// write to nor signal them, and its commands run in another network
+// namespace (TestProcessToolsSessionsAreIsolated). A command is read and
+// gated exactly as run_command; one whose approval widens the policy (the
+// network) is refused with a pointer to run_command — it never runs in
+// the session's narrower environment (TestProcessToolsApprovalWidening-
+// IsRefused). Limits: MaxSessionProcesses running at once (over-budget
+// past it), SessionOutputKept recent bytes per stream (older output is
+// dropped and counted), MaxYield per call.
+//
 // # Known gaps
 //
 //   - denied-by-policy with axis "exec" has no sentence in package outcome
@@ -140,6 +158,11 @@
 //   - run_command's stdin is a string (text), not bytes.
 //   - A note given to a network question asked mid-command (network_ask.go)
 //     reaches the model only if the proxy asks under the call's context.
+//   - The process tools are off unless Options.Processes is set
+//     (`ringfence mcp --processes`); a session is closed when the MCP
+//     server prunes it (at the next client's
+//     initialisation) or when ringfence exits, not at once on disconnect.
+//   - A start_process terminal cannot be resized yet (the Go API can).
 //   - Because shown file contents are rewritten, a file that spells the
 //     host root is shown with /workspace there; an edit_file whose
 //     old_string copies that text will not match the file.

@@ -61,6 +61,10 @@ type Options struct {
 	// SessionID binds session approvals and the policy requests of this
 	// Set to one session (one Set per session).
 	SessionID string
+	// Processes adds the process tools (start_process, write_stdin,
+	// list_processes, kill_process: processes.go), each Set with its own
+	// long-lived session; call Set.Close when the session ends.
+	Processes bool
 }
 
 func (o Options) withDefaults() Options {
@@ -158,6 +162,7 @@ type Set struct {
 	// netAsk puts those questions one at a time.
 	netAnswers map[string]bool
 	netAsk     sync.Mutex
+	procs      processState // the session of the process tools (processes.go)
 }
 
 // New returns the tools over sb.
@@ -170,6 +175,9 @@ func New(sb *ringfence.Local, o Options) *Set {
 	s.shell = shellArgv()
 	for _, mk := range registry {
 		t := mk(s)
+		if t == nil { // not enabled by Options (the process tools)
+			continue
+		}
 		s.tools[t.name()] = t
 		s.defs = append(s.defs, t.definition())
 	}

@@ -13,6 +13,7 @@ import (
 func subcommands() []*cobra.Command {
 	return []*cobra.Command{
 		newRunCmd(),
+		newShellCmd(), // shell.go
 		newMCPCmd(),
 		newAuditCmd(),
 		newClassifyCmd(),

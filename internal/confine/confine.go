@@ -24,6 +24,11 @@ type Request struct {
 	// Home is the private layer over the user's home, or nil: home stays
 	// read-only (or as the policy says).
 	Home *Home
+	// Session asks for a session init that serves commands on a control
+	// socket (Cmd.Control) instead of running Argv; only a backend that
+	// sets Cmd.Control supports it, and a caller must not start a Cmd
+	// without one.
+	Session bool
 }
 
 // Files is how completely a backend enforces a policy's file effects here.
@@ -95,6 +100,9 @@ type Cmd struct {
 	// SetNet, set under the domains network, replaces the proxy settings
 	// the Request carried (its non-nil fields); call it before Start.
 	SetNet func(*NetOptions)
+	// Control is the supervisor's end of a session init's control socket
+	// (Request.Session), or nil; the caller closes it (after Cleanup too).
+	Control *os.File
 }
 
 // Provider is one backend. Confine returns an enforcing Cmd or an error; it

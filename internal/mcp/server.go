@@ -151,18 +151,23 @@ func (s *Server) session(ss *sdk.ServerSession, extra *sdk.RequestExtra) *sessio
 }
 
 // prune forgets sessions the SDK no longer holds (a closed connection, an
-// HTTP session that ended), so their approvals die with them.
+// HTTP session that ended), so their approvals and processes die with them.
 func (s *Server) prune() {
 	live := map[*sdk.ServerSession]bool{}
 	for ss := range s.mcp.Sessions() {
 		live[ss] = true
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	for ss := range s.sessions {
+	var ended []*session
+	for ss, st := range s.sessions {
 		if !live[ss] {
+			ended = append(ended, st)
 			delete(s.sessions, ss)
 		}
+	}
+	s.mu.Unlock()
+	for _, st := range ended {
+		_ = st.set.Close() // its processes end with it (tools.Options.Processes)
 	}
 }
 

@@ -91,6 +91,42 @@
 //     command, reporting a failed exec on a close-on-exec pipe: EOF means
 //     the command runs. The init is then outside the command's domain.
 //
+// # Sessions (Spec.Session, session.go, session_linux.go)
+//
+// A session init does steps 1–6 as above, then, instead of starting one
+// command, serves requests on its control socket: a SOCK_SEQPACKET
+// socketpair end at ControlFD (5, or 6 after the domains handoff). Each
+// "start" carries the argv, environment and working directory (checked by
+// DecodeRequest: an id, a program, an absolute directory, no NUL) and,
+// with SCM_RIGHTS, the descriptors that become the command's 0, 1 and 2
+// (pipes, or one terminal's slave: it then leads a session on it). The
+// init forks and executes it from its main thread — the thread holding
+// the Landlock domain (before ABI 8) and the seccomp filters — so every
+// command gets exactly a one-shot command's confinement; it leads a
+// process group of its own, which "signal" reaches. Reports go back as
+// "started" (its pid), "failed" (not-found, not-executable, a refused
+// request) or "exited" (code or signal), per process id, written with
+// write(2) (sendmsg from the main thread goes through the unix-socket
+// supervisor, which refuses a peer outside the sandbox). A blocking wait4
+// reaps every child — commands and the orphans re-parented to pid 1 —
+// and background processes outlive the command that started them until
+// the session ends. When the supervisor's end closes (Close, or ringfence
+// died) the init exits, and as pid 1 its pid namespace, mounts and every
+// process go with it.
+//
+// The control socket cannot be reached or forged by a command: it is
+// marked close-on-exec with every inherited descriptor in step 1, it has
+// no name, and the init is not dumpable, holds no capability and is
+// behind seccomp's ptrace and pidfd_getfd refusal
+// (TestSessionControlUnreachable in the linux backend, with its control:
+// a leaked end is found and written to). A command cannot end its
+// session by signalling pid 1: the session init drops SIGTERM, SIGINT and
+// SIGHUP too (the one-shot init forwards them to its command)
+// (TestSessionInitSurvivesSignalsFromInside, root package). The escape
+// suite runs once through a session (TestSessionAttacks), as root and
+// not. The processes of one session share its view, /tmp, loopback and
+// uid, and can signal one another, as the processes of one shell can.
+//
 // # Threat model: the command against its init
 //
 // The command wants its init gone or silent: killed or crashed before it

@@ -68,6 +68,9 @@ func run(st *os.File) int {
 		reportSetup(st, stage("seccomp", err))
 		return ExitSetup
 	}
+	if spec.Session {
+		return serveSession(spec, st) // session_linux.go
+	}
 	return startAndReap(spec, st)
 }
 
@@ -82,7 +85,7 @@ func readSpec() (*Spec, error) {
 	if err := json.Unmarshal(data, &spec); err != nil {
 		return nil, stage("spec", err)
 	}
-	if len(spec.Argv) == 0 && !spec.Probe {
+	if len(spec.Argv) == 0 && !spec.Probe && !spec.Session {
 		return nil, stage("spec", errors.New("empty argv"))
 	}
 	return &spec, nil

@@ -68,6 +68,10 @@ type Spec struct {
 	// kernel does not otherwise shield.
 	Nest bool `json:"nest,omitempty"`
 
+	// Session makes the init serve start requests on its control socket
+	// (ControlFD) instead of running Argv: see session.go.
+	Session bool `json:"session,omitempty"`
+
 	// Probe makes the init stop after the namespace and mount checks and
 	// exit 0: Available's real test of this host.
 	Probe bool `json:"probe,omitempty"`

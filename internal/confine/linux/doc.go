@@ -128,6 +128,17 @@
 //     named path under /tmp is bound into the private /tmp in every mode
 //     (a read-only /tmp is made read-only only after its mountpoints).
 //
+// # Sessions
+//
+// Request.Session asks for a session init (initproc.Spec.Session): the
+// same plan, view and confinement, with a control socket in Cmd.Control
+// instead of a command (session_linux.go). Every process the session
+// starts runs in the one view, network namespace, private /tmp and home
+// layer; the session's limits are its run's cgroup. The escape suite runs
+// through a session (TestSessionAttacks, each attack the second command
+// of a fresh session, checked once the session closed), as root and not
+// (TestSessionAsNonRoot).
+//
 // # Gaps (reported in Enforcement, never claimed)
 //
 //   - The home layer persists per workspace: what one run writes under

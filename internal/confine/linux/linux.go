@@ -100,7 +100,7 @@ var Dialect = outcome.Dialect{
 func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	pol := req.Policy
 	switch {
-	case pol == nil || len(req.Argv) == 0:
+	case pol == nil || (len(req.Argv) == 0 && !req.Session):
 		return nil, fmt.Errorf("%w: a command and a policy are required", policy.ErrPolicy)
 	case !pol.Confining():
 		return nil, confine.ErrNotConfining
@@ -157,7 +157,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	spec := &initproc.Spec{
 		Argv: req.Argv, Dir: dir, Env: env,
 		View: &plan.View, Loopback: plan.Loopback, Hostname: Hostname,
-		Landlock: plan.Landlock, Seccomp: plan.Seccomp,
+		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Session: req.Session,
 	}
 	if p.degraded.NoHostname {
 		spec.Hostname = "" // refused here: the UTS namespace keeps the container's name
@@ -183,6 +183,12 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	}
 	if dom != nil {
 		attachDomains(dom, cmd)
+	}
+	if req.Session {
+		if err := attachControl(cmd, spec); err != nil { // session.go
+			cmd.Cleanup()
+			return nil, err
+		}
 	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, exists)
