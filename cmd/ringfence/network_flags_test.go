@@ -41,24 +41,29 @@ func TestNetworkFlags(t *testing.T) {
 }
 
 // A refused host end to end through `ringfence run --json`: the result is
-// denied, lists the decision, and the narration says what to ask for. The
+// denied, lists the decision, and the narration says what to ask for —
+// the same under the linux and bwrap backends (one proxy code path). The
 // host is refused before any lookup, so nothing leaves this machine.
 func TestRunDomainsDenialNarrated(t *testing.T) {
-	needBackend(t, "linux")
-	dir := workspace(t)
-	code, res := runJSON(t, dir, "--backend", "linux", "--allow-domain", "proxy.golang.org", "--allow-domain", "*.npmjs.org",
-		"--", "curl", "-fsS", "--max-time", "10", "https://pypi.org/simple/")
-	if code == 0 || res.Kind != "denied" {
-		t.Fatalf("exit %d, kind %s: %+v", code, res.Kind, res)
-	}
-	want := "The sandbox blocked a connection to pypi.org:443: it is not in the allowed domains (*.npmjs.org, proxy.golang.org). If it is needed, allow it with --allow-domain pypi.org."
-	if res.Narration != want {
-		t.Fatalf("narration %q\nwant      %q", res.Narration, want)
-	}
-	if len(res.Network) != 1 || res.Network[0].Host != "pypi.org" || res.Network[0].Verdict != "deny" || res.Network[0].Reason != "blocked-by-allowlist" || res.Network[0].Via != "connect" {
-		t.Fatalf("decisions %+v", res.Network)
-	}
-	if res.Enforcement.Network != "full" {
-		t.Fatalf("enforcement %+v", res.Enforcement)
+	for _, backend := range []string{"linux", "bwrap"} {
+		t.Run(backend, func(t *testing.T) {
+			needBackend(t, backend)
+			dir := workspace(t)
+			code, res := runJSON(t, dir, "--backend", backend, "--allow-domain", "proxy.golang.org", "--allow-domain", "*.npmjs.org",
+				"--", "curl", "-fsS", "--max-time", "10", "https://pypi.org/simple/")
+			if code == 0 || res.Kind != "denied" {
+				t.Fatalf("exit %d, kind %s: %+v", code, res.Kind, res)
+			}
+			want := "The sandbox blocked a connection to pypi.org:443: it is not in the allowed domains (*.npmjs.org, proxy.golang.org). If it is needed, allow it with --allow-domain pypi.org."
+			if res.Narration != want {
+				t.Fatalf("narration %q\nwant      %q", res.Narration, want)
+			}
+			if len(res.Network) != 1 || res.Network[0].Host != "pypi.org" || res.Network[0].Verdict != "deny" || res.Network[0].Reason != "blocked-by-allowlist" || res.Network[0].Via != "connect" {
+				t.Fatalf("decisions %+v", res.Network)
+			}
+			if res.Enforcement.Network != "full" {
+				t.Fatalf("enforcement %+v", res.Enforcement)
+			}
+		})
 	}
 }

@@ -277,8 +277,11 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // writeResponse relays a response. A large body of known length is copied
-// socket to socket after the head (the kernel splices it: no copy through
-// this process); anything else goes through net/http's writer.
+// socket to socket after the head with io.Copy, which splices it (no copy
+// through this process): for these bodies, read as fast as the client
+// can, splice cost less CPU per MB than copyRelay in bench/network.sh
+// (727–764 against 781–921 µs/MB for the whole download); anything else
+// goes through net/http's writer.
 func writeResponse(conn net.Conn, resp *http.Response, ubr *bufio.Reader, up net.Conn, n *int64) error {
 	if resp.ContentLength < relayBuf || len(resp.TransferEncoding) > 0 || resp.Request.Method == http.MethodHead {
 		return writeCounted(resp.Write, conn, n)

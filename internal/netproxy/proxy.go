@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net"
 	"net/netip"
 	"slices"
@@ -186,12 +185,12 @@ func relay(ev *Event, client net.Conn, br *bufio.Reader, upstream net.Conn) {
 	var up, down atomic.Int64
 	done := make(chan struct{})
 	go func() {
-		n, _ := io.Copy(upstream, br)
+		n, _ := copyRelay(upstream, br)
 		up.Add(n)
 		closeWrite(upstream)
 		close(done)
 	}()
-	n, _ := io.Copy(client, upstream)
+	n, _ := copyRelay(client, upstream)
 	down.Add(n)
 	closeWrite(client)
 	<-done
@@ -253,7 +252,7 @@ func (p *Proxy) serverFirst(ev *Event, t Target, client net.Conn, br *bufio.Read
 	var down atomic.Int64
 	done := make(chan struct{})
 	go func() {
-		n, _ := io.Copy(client, upstream)
+		n, _ := copyRelay(client, upstream)
 		down.Add(n)
 		closeWrite(client)
 		close(done)
@@ -283,7 +282,7 @@ func (p *Proxy) serverFirst(ev *Event, t Target, client net.Conn, br *bufio.Read
 		ev.Verdict, ev.Reason, ev.Why = Deny, ReasonHostMatch, "an HTTP request after the server spoke first"
 		return
 	}
-	n, _ := io.Copy(upstream, br)
+	n, _ := copyRelay(upstream, br)
 	ev.Up += n
 	closeWrite(upstream)
 	<-done

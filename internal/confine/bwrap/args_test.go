@@ -311,8 +311,9 @@ func TestEnforcement(t *testing.T) {
 			confine.FilesPartial, confine.NetLoopbackOnly},
 		{"domains", func(p *policy.Policy, o *bwrap.ArgOptions) {
 			o.UnixSocketsRefused, p.Network.Mode = true, policy.NetDomains
+			o.HandoffFD, o.ResolvConf = 7, "/tmp/ringfence-resolv-1.conf"
 		},
-			confine.FilesPartial, confine.NetLoopbackOnly},
+			confine.FilesPartial, confine.NetFull}, // the shim hosts the listeners
 		{"allow-all", func(p *policy.Policy, o *bwrap.ArgOptions) {
 			o.UnixSocketsRefused, p.Network.Mode = true, policy.NetAllowAll
 		},

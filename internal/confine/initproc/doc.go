@@ -49,7 +49,8 @@
 //     lo and binds the
 //     in-namespace listeners — HTTP proxy, SOCKS5, capture, DNS stub —
 //     served by its other threads, which hand each accepted connection to
-//     the supervisor on HandoffFD (netproxy.Send).
+//     the supervisor on HandoffFD (netproxy.Send). That code is package
+//     domainnet's, shared with the bwrap backend's exec shim.
 //  4. Landlock at the best ABI the kernel offers: on its main thread
 //     before ABI 8, on every thread as one domain (TSYNC) from ABI 8.
 //  5. Drops privileges: locked securebits (NOROOT, NO_SETUID_FIXUP,

@@ -41,7 +41,9 @@
 //     SEQPACKET socket pair (descriptor 5 of the init, close-on-exec: the
 //     command never holds it; /proc/1 is not readable), where the
 //     netproxy.Proxy decides it by name and relays it. Raw and packet
-//     sockets need capabilities the command lacks.
+//     sockets need capabilities the command lacks. Both halves are
+//     package domainnet's, shared with the bwrap backend; the tests are
+//     its domaintest suite, run here and there.
 //
 //   - AF_VSOCK, under every mode but allow-all: vsock is not namespaced,
 //     so a namespace with no interface would still reach the hypervisor

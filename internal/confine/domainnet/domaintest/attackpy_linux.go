@@ -144,6 +144,9 @@ try:
         flags = struct.unpack("16sH14x", fcntl.ioctl(s, 0x8913, req))[1]  # SIOCGIFFLAGS
         fcntl.ioctl(s, 0x8914, struct.pack("16sH14x", b"lo", flags))  # SIOCSIFFLAGS, unchanged
         out(True, "lo flags set")
+    elif a == "lowport":  # a listener below 1024 (CAP_NET_BIND_SERVICE), on a port capture leaves free
+        srv = socket.socket(); srv.bind(("127.0.0.1", 81)); srv.listen(1)
+        out(True, "bound port 81")
     elif a == "userns":  # a new user namespace (full capabilities inside it)
         import ctypes
         libc = ctypes.CDLL(None, use_errno=True)

@@ -7,9 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
@@ -52,31 +55,88 @@ func Benchmark(t *testing.T, prov confine.Provider) {
 	}
 	n := strconv.Itoa(conns)
 	dl, pl := direct("lat", "direct", "198.51.100.10", "80", n), proxied("lat", "proxy", "pkg.test", "80", n)
+	var dMed, dP90, pMed, pP90 float64
+	fmt.Sscan(dl, &dMed, &dP90)
+	fmt.Sscan(pl, &pMed, &pP90)
+	if dMed == 0 || pMed == 0 {
+		t.Fatalf("unreadable latencies: %q %q", dl, pl)
+	}
+	rounds, _ := strconv.Atoi(envOr("NET_BENCH_ROUNDS", "3"))
+	rounds = max(rounds, 1)
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	heapBefore := ms.HeapInuse
 	sz := strconv.FormatInt(size, 10)
-	dt, pt := direct("get", "direct", "198.51.100.10", "80", sz), proxied("get", "proxy", "pkg.test", "80", sz)
-	dtls := direct("gettls", "direct", "198.51.100.10", "443", sz, tn.CAFile)
-	ptls := proxied("gettls", "proxy", "pkg.test", "443", sz, tn.CAFile)
-	runtime.ReadMemStats(&ms)
-	var dMed, dP90, pMed, pP90, dRate, pRate float64
-	fmt.Sscan(dl, &dMed, &dP90)
-	fmt.Sscan(pl, &pMed, &pP90)
-	fmt.Sscan(dt, &dRate)
-	fmt.Sscan(pt, &pRate)
-	var dTLS, pTLS float64
-	fmt.Sscan(dtls, &dTLS)
-	fmt.Sscan(ptls, &pTLS)
-	if dRate == 0 || pRate == 0 || dMed == 0 || pMed == 0 || dTLS == 0 || pTLS == 0 {
-		t.Fatalf("unreadable measurements: %q %q %q %q", dl, pl, dt, pt)
+	// get runs one download and returns its MB/s and the CPU it cost per
+	// MB: the client's own (it prints it) plus this process's (the test
+	// internet's server, and for the proxied path the proxy).
+	get := func(path func(...string) string, args ...string) (rate, cpuPerMB float64) {
+		before := selfCPU()
+		out := path(args...)
+		sup := selfCPU() - before
+		var got int64
+		var client float64
+		if fmt.Sscan(out, &rate, &got, &client); rate == 0 || got < size {
+			t.Fatalf("unreadable download: %q", out)
+		}
+		return rate, (sup.Seconds() + client) * 1e6 / (float64(got) / 1e6)
 	}
-	fmt.Printf("network benchmark (%s backend, %d connections, %d-byte download), same client both ways\n", prov.Name(), conns, size)
+	// Rounds alternate the two paths, so a burst of load from elsewhere
+	// on the machine falls on both; each path's best round is its
+	// capacity, the median of the rounds' own ratios the typical cost.
+	var plain, tls, plainCPU, tlsCPU [2][]float64 // [direct, proxied] per round: MB/s, CPU µs per MB
+	var plainRatio, tlsRatio []float64
+	for range rounds {
+		d, dc := get(direct, "get", "direct", "198.51.100.10", "80", sz)
+		p, pc := get(proxied, "get", "proxy", "pkg.test", "80", sz)
+		plain[0], plain[1] = append(plain[0], d), append(plain[1], p)
+		plainCPU[0], plainCPU[1] = append(plainCPU[0], dc), append(plainCPU[1], pc)
+		plainRatio = append(plainRatio, p/d)
+		d, dc = get(direct, "gettls", "direct", "198.51.100.10", "443", sz, tn.CAFile)
+		p, pc = get(proxied, "gettls", "proxy", "pkg.test", "443", sz, tn.CAFile)
+		tls[0], tls[1] = append(tls[0], d), append(tls[1], p)
+		tlsCPU[0], tlsCPU[1] = append(tlsCPU[0], dc), append(tlsCPU[1], pc)
+		tlsRatio = append(tlsRatio, p/d)
+	}
+	runtime.ReadMemStats(&ms)
+	fmt.Printf("network benchmark (%s backend, %d connections, %d rounds of a %d-byte download), same client both ways\n", prov.Name(), conns, rounds, size)
 	fmt.Printf("  connect+first byte  direct median %.3f ms p90 %.3f | proxied median %.3f ms p90 %.3f | added %.3f ms\n", dMed, dP90, pMed, pP90, pMed-dMed)
-	fmt.Printf("  throughput          direct %.1f MB/s | proxied %.1f MB/s | %.0f%% of direct\n", dRate, pRate, 100*pRate/dRate)
-	fmt.Printf("  throughput (TLS)    direct %.1f MB/s | through CONNECT %.1f MB/s | %.0f%% of direct\n", dTLS, pTLS, 100*pTLS/dTLS)
-	fmt.Printf("  supervisor heap     %.1f MiB before the proxied download, %.1f MiB after (in use)\n", float64(heapBefore)/(1<<20), float64(ms.HeapInuse)/(1<<20))
+	for _, row := range []struct {
+		name  string
+		rates [2][]float64
+		ratio []float64
+		cpu   [2][]float64
+	}{{"throughput (HTTP)", plain, plainRatio, plainCPU}, {"throughput (TLS)", tls, tlsRatio, tlsCPU}} {
+		fmt.Printf("  %-19s direct best %.1f MB/s | proxied best %.1f MB/s | best %.0f%% of direct, median round %.0f%% (rounds: %s)\n",
+			row.name, slices.Max(row.rates[0]), slices.Max(row.rates[1]), 100*slices.Max(row.rates[1])/slices.Max(row.rates[0]),
+			100*median(row.ratio), percents(row.ratio))
+		// CPU per MB holds still when other work shares the machine: on a
+		// host where the CPU is the limit, throughput goes as its inverse.
+		fmt.Printf("  %-19s CPU per MB (client + server + proxy): direct %.0f µs | proxied %.0f µs | direct/proxied %.0f%%\n",
+			"", median(row.cpu[0]), median(row.cpu[1]), 100*median(row.cpu[0])/median(row.cpu[1]))
+	}
+	fmt.Printf("  supervisor heap     %.1f MiB before the proxied downloads, %.1f MiB after (in use)\n", float64(heapBefore)/(1<<20), float64(ms.HeapInuse)/(1<<20))
+}
+
+// selfCPU is this process's CPU time so far (user and system).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	return s[len(s)/2]
+}
+
+func percents(xs []float64) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprintf("%.0f%%", 100*x)
+	}
+	return strings.Join(out, " ")
 }
 
 func envOr(k, def string) string {

@@ -5,7 +5,7 @@ package domaintest
 // netBenchPy measures, with one client program on both paths:
 //
 //	lat MODE HOST PORT N   connect + request + first byte, N fresh connections (median, p90 in ms)
-//	get MODE HOST PORT BYTES  one HTTP download of BYTES (MB/s)
+//	get MODE HOST PORT BYTES  one HTTP download of BYTES (MB/s, bytes, the client's CPU seconds)
 //
 // MODE "direct" connects to HOST; "proxy" sends the same request through
 // the in-namespace HTTP proxy (absolute-form, as curl and pip do).
@@ -45,6 +45,8 @@ else:
     n = int(sys.argv[5])
     s, path = conn()
     s.sendall(("GET %s/big?n=%d HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % (path, n, host)).encode())
+    import resource
+    r0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter(); got = 0
     buf = bytearray(1 << 20)
     while True:
@@ -52,5 +54,7 @@ else:
         if k == 0: break
         got += k
     dt = time.perf_counter() - t0
-    print("%.1f %d" % (got / dt / 1e6, got))
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    print("%.1f %d %.4f" % (got / dt / 1e6, got, cpu))
 `

@@ -371,6 +371,7 @@ func NoUpstreamAttacks(t *testing.T, prov confine.Provider) {
 		// The capabilities pid 1 held for its setup are gone: no route
 		// change, no new user namespace to regain them in.
 		{"lo flags changed (CAP_NET_ADMIN)", "netadmin", ""},
+		{"port below 1024 (CAP_NET_BIND_SERVICE)", "lowport", ""},
 		{"new user namespace", "userns", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -388,16 +389,19 @@ func NoUpstreamAttacks(t *testing.T, prov confine.Provider) {
 		t.Fatalf("a refused connection reached the resolver (%d) or the dialler (%d)", up.lookups.Load(), up.dials.Load())
 	}
 	// Unconfined controls: these attacks work on this host outside the
-	// sandbox (netadmin in a user and network namespace of its own, where
-	// the process holds CAP_NET_ADMIN as the sandbox's pid 1 did).
+	// sandbox (netadmin and lowport in a user and network namespace of its
+	// own, where the process holds the capabilities the sandbox's pid 1
+	// held for its setup).
 	for _, args := range [][]string{{"vsock"}} {
 		out, err := exec.Command("python3", append([]string{e.Root + "/attack.py"}, args...)...).CombinedOutput()
 		if err != nil || !strings.HasPrefix(string(out), "OK:") {
 			t.Fatalf("control %v (unconfined) failed, the attack proves nothing: %v %s", args, err, out)
 		}
 	}
-	if out, err := exec.Command("unshare", "-Urn", "python3", e.Root+"/attack.py", "netadmin").CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "OK:") {
-		t.Fatalf("control netadmin (unconfined, own namespace) failed, the attack proves nothing: %v %s", err, out)
+	for _, a := range []string{"netadmin", "lowport"} {
+		if out, err := exec.Command("unshare", "-Urn", "python3", e.Root+"/attack.py", a).CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "OK:") {
+			t.Fatalf("control %s (unconfined, own namespace) failed, the attack proves nothing: %v %s", a, err, out)
+		}
 	}
 	if out, err := exec.Command("python3", e.Root+"/attack.py", "userns").CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "OK:") {
 		t.Fatalf("control userns (unconfined) failed, the attack proves nothing: %v %s", err, out)
