@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ringfence/ringfence/internal/privdir"
 )
 
 // Layer is one workspace's home layer.
@@ -146,10 +148,14 @@ func isCacheName(name string) bool {
 // overlayfs empties and remakes <work>/work at every mount, and a second
 // mount racing the first fails to and falls back to read-only, so a
 // concurrent run saw its home refuse every write (EROFS).
+//
+// The directory is locked for this process's life (internal/privdir): the
+// ones a ringfence that died (SIGKILL) left are swept here first.
 func NewRunWork(work string) (string, func(), error) {
-	dir, err := os.MkdirTemp(work, "run-")
+	privdir.Sweep(work, "run-", removeAll)
+	d, err := privdir.Make(work, "run-")
 	if err != nil {
 		return "", nil, fmt.Errorf("state directory: %w", err)
 	}
-	return dir, func() { _ = removeAll(dir) }, nil
+	return d.Path, func() { _ = d.CloseWith(removeAll) }, nil
 }
