@@ -18,7 +18,8 @@
 // execve the kernel refuses by its path's length, the linux trial
 // re-executes this binary as its init. Choose
 // and Features are pure functions of a Report: auto picks linux where user
-// namespaces work, else a working bwrap, else Landlock (ABI >= 1), else
+// namespaces and the linux backend's own trial work, else a working bwrap,
+// else Landlock (ABI >= 1), else
 // "none", under which confining policies are refused. Features states, per
 // backend, whether each policy feature is enforced full, partial or not at
 // all, always with a reason.
