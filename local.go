@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/privdir"
 	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
@@ -71,6 +72,7 @@ type Local struct {
 	provider confine.Provider
 	ws       *workspace.Workspace
 	tempDir  string
+	tmp      *privdir.Dir // tempDir, locked for this process's life
 	once     sync.Once
 	home     *confine.Home // the private home layer, or nil
 	homeDir  string        // HOME for commands, or ""
@@ -104,15 +106,16 @@ func New(cfg Config) (*Local, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := privateTempDir()
+	priv, err := privateTempDir()
 	if err != nil {
 		return nil, fmt.Errorf("ringfence: private temp dir: %w", err)
 	}
+	tmp := priv.Path
 	d.Root, d.TempDir = root, tmp
 	if d.ReadFile == nil {
 		d.ReadFile = os.ReadFile
 	}
-	l := &Local{cfg: cfg, defaults: d, provider: provider, tempDir: tmp, home: home, homeNote: note}
+	l := &Local{cfg: cfg, defaults: d, provider: provider, tempDir: tmp, tmp: priv, home: home, homeNote: note}
 	if home != nil {
 		l.homeDir = home.Dir
 	}
@@ -209,7 +212,7 @@ func (l *Local) Close() error {
 		if l.ws != nil {
 			err = l.ws.Close()
 		}
-		err = errors.Join(err, os.RemoveAll(l.tempDir))
+		err = errors.Join(err, l.tmp.Close())
 	})
 	return err
 }
@@ -240,10 +243,15 @@ func cutMount(p, mount string) (string, bool) {
 // TMPDIR says: the sandboxes show it inside their private /tmp, so a
 // command sees a /tmp path, never a host one (a TMPDIR under the user's
 // home would name the home in every path a tool prints). Only when /tmp
-// cannot be written is the host's TMPDIR used.
-func privateTempDir() (string, error) {
-	if tmp, err := os.MkdirTemp("/tmp", "ringfence-tmp-"); err == nil {
-		return tmp, nil
+// cannot be written is the host's TMPDIR used. The directory is locked for
+// this process's life (internal/privdir), and first the ones a ringfence
+// that died (SIGKILL) left there are swept.
+func privateTempDir() (*privdir.Dir, error) {
+	const prefix = "ringfence-tmp-"
+	privdir.Sweep("/tmp", prefix, nil)
+	if d, err := privdir.Make("/tmp", prefix); err == nil {
+		return d, nil
 	}
-	return os.MkdirTemp("", "ringfence-tmp-")
+	privdir.Sweep(os.TempDir(), prefix, nil)
+	return privdir.Make(os.TempDir(), prefix)
 }

@@ -1,6 +1,7 @@
 package ringfence
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -27,33 +28,48 @@ type probeCached struct {
 	// probed: Available ran the full probe, so Confine goes to the full
 	// provider, which knows what the probe found (a refused fresh /proc).
 	probed bool
+	// quickWith makes the quick provider for the steps a marker records
+	// as refused here (nil: keep Provider).
+	quickWith func(linux.Degraded) confine.Provider
 }
 
 func newProbeCached(o linux.Options) confine.Provider {
-	quick := o
-	quick.Quick = true
-	return &probeCached{Provider: linux.New(quick), full: linux.New(o), marker: probeMarker()}
+	quickWith := func(d linux.Degraded) confine.Provider {
+		quick := o
+		quick.Quick, quick.Degraded = true, d
+		return linux.New(quick)
+	}
+	return &probeCached{Provider: quickWith(linux.Degraded{}), full: linux.New(o), marker: probeMarker(), quickWith: quickWith}
 }
 
 // Available uses the marker when present, else probes fully and leaves the
-// marker on success.
+// marker on success. The marker records the steps the probe found refused
+// here (linux.Degraded, as JSON; empty: none), which a quick check could
+// not find itself.
 func (p *probeCached) Available() error {
 	if p.marker != "" {
-		if _, err := os.Stat(p.marker); err == nil {
-			return p.Provider.Available()
+		if data, err := os.ReadFile(p.marker); err == nil {
+			var d linux.Degraded
+			if len(data) == 0 || json.Unmarshal(data, &d) == nil {
+				if p.quickWith != nil {
+					p.Provider = p.quickWith(d)
+				}
+				return p.Provider.Available()
+			}
 		}
 	}
 	err := p.full.Available()
 	p.probed = true
-	// The quick check cannot tell a step refused (a container's masked
-	// /proc, its seccomp profile) from one allowed: a host where the linux
-	// backend leaves a step out probes every time.
-	if dp, ok := p.full.(interface{ Degraded() linux.Degraded }); ok && dp.Degraded() != (linux.Degraded{}) {
-		return err
+	var d linux.Degraded
+	if dp, ok := p.full.(interface{ Degraded() linux.Degraded }); ok {
+		d = dp.Degraded()
 	}
 	if err == nil && p.marker != "" {
-		if os.MkdirAll(filepath.Dir(p.marker), 0o700) == nil {
-			_ = os.WriteFile(p.marker, nil, 0o600)
+		if data, jerr := json.Marshal(d); jerr == nil && os.MkdirAll(filepath.Dir(p.marker), 0o700) == nil {
+			if d == (linux.Degraded{}) {
+				data = nil // as markers always were: nothing refused
+			}
+			_ = os.WriteFile(p.marker, data, 0o600)
 		}
 	}
 	return err

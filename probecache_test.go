@@ -53,21 +53,37 @@ func (*hostProcProvider) Confine(confine.Request) (*confine.Cmd, error) {
 	return &confine.Cmd{Backend: "full"}, nil
 }
 
-// TestProbeCachedHostProc: where the full probe found a fresh /proc refused
-// (a container), no marker is left (the quick check could not know) and
-// Confine goes to the provider that knows.
+// TestProbeCachedHostProc: where the full probe found steps refused (a
+// container's masked /proc), the marker records them and the next quick
+// provider is made with them; the first run's Confine goes to the full
+// provider, which knows.
 func TestProbeCachedHostProc(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "m")
-	p := &probeCached{Provider: &countingProvider{}, full: &hostProcProvider{}, marker: marker}
+	var got []linux.Degraded
+	quickWith := func(d linux.Degraded) confine.Provider { got = append(got, d); return &countingProvider{} }
+	p := &probeCached{Provider: &countingProvider{}, full: &hostProcProvider{}, marker: marker, quickWith: quickWith}
 	if err := p.Available(); err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Error("a host-/proc probe left a marker: the next run's quick check would mount a fresh /proc and fail")
 	}
 	cmd, err := p.Confine(confine.Request{})
 	if err != nil || cmd.Backend != "full" {
 		t.Errorf("Confine went to the quick provider after a full probe: %v %v", cmd, err)
+	}
+	next := &probeCached{Provider: &countingProvider{}, full: &hostProcProvider{}, marker: marker, quickWith: quickWith}
+	if err := next.Available(); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !got[0].HostProc {
+		t.Errorf("the next run's quick provider was made with %v, want the recorded HostProc", got)
+	}
+	// A marker that is not a record (damaged) is no marker: probe again.
+	if err := os.WriteFile(marker, []byte("{garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	full := &hostProcProvider{}
+	third := &probeCached{Provider: &countingProvider{}, full: full, marker: marker, quickWith: quickWith}
+	if err := third.Available(); err != nil || full.calls != 1 {
+		t.Errorf("a damaged marker was trusted: err %v, full probes %d", err, full.calls)
 	}
 }
 

@@ -28,8 +28,10 @@ func (b *box) podmanArgs(extra ...string) []string {
 		args = append(args, "--user", b.user)
 	}
 	if b.bare {
-		// A scratch image has no /tmp: the runtime gives it one, as a
-		// deployment would (`--tmpfs /tmp`, or emptyDir in a pod).
+		// A scratch image has no programs: the runtime gives it a
+		// /tmp, as a deployment would (`--tmpfs /tmp`, an emptyDir in
+		// a pod). Podman gives the tmpfs the mode of its mountpoint in
+		// the root, whatever mode= says: newBareBox makes that 1777.
 		args = append(args, "--tmpfs", "/tmp:rw,mode=1777")
 	}
 	args = append(args, extra...)
@@ -95,7 +97,8 @@ func (b *box) waitFor(t *testing.T, p string, within time.Duration) {
 }
 
 // newBareBox is a root holding only the static ringfence binary (and the
-// empty directories a mount needs: a scratch image with a workspace).
+// empty directories mounts need: a scratch image with a workspace and a
+// /tmp mountpoint; no program but ringfence).
 func newBareBox(t *testing.T, seccompProfile, user string) *box {
 	t.Helper()
 	testenv.NeedRoot(t)
@@ -105,9 +108,10 @@ func newBareBox(t *testing.T, seccompProfile, user string) *box {
 	}
 	bins := binaries(t)
 	root := t.TempDir()
-	for _, d := range []string{"bin", "ws"} {
+	for _, d := range []string{"bin", "ws", "tmp"} {
 		must(t, os.MkdirAll(filepath.Join(root, d), 0o755))
 	}
+	must(t, os.Chmod(filepath.Join(root, "tmp"), 0o1777))
 	copyFile(t, filepath.Join(bins, "ringfence"), filepath.Join(root, "bin/ringfence"), 0o755)
 	if user != "" {
 		must(t, os.Chown(filepath.Join(root, "ws"), 65534, 65534))

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ringfence/ringfence/internal/privdir"
 )
 
 // Layer is one workspace's home layer.
@@ -54,7 +56,6 @@ func Prepare(state, root string) (Layer, error) {
 			return Layer{}, err
 		}
 	}
-	sweepRunWork(l.Work)
 	return l, nil
 }
 
@@ -138,4 +139,23 @@ func isCacheName(name string) bool {
 		return true
 	}
 	return false
+}
+
+// NewRunWork makes a fresh overlay work directory for one run inside the
+// layer's work directory (same filesystem as its upper directory) and
+// returns it with the function that removes it. Runs of one workspace at
+// the same time share the upper directory but never a work directory:
+// overlayfs empties and remakes <work>/work at every mount, and a second
+// mount racing the first fails to and falls back to read-only, so a
+// concurrent run saw its home refuse every write (EROFS).
+//
+// The directory is locked for this process's life (internal/privdir): the
+// ones a ringfence that died (SIGKILL) left are swept here first.
+func NewRunWork(work string) (string, func(), error) {
+	privdir.Sweep(work, "run-", removeAll)
+	d, err := privdir.Make(work, "run-")
+	if err != nil {
+		return "", nil, fmt.Errorf("state directory: %w", err)
+	}
+	return d.Path, func() { _ = d.CloseWith(removeAll) }, nil
 }

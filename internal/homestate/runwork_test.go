@@ -10,7 +10,7 @@ import (
 
 // A run's work directory lives while its run holds it; one left by a
 // killed ringfence (nobody holds it; overlayfs made its inner directory
-// mode 000) is swept at the next Prepare.
+// mode 000) is swept when the next run makes its own.
 func TestRunWorkSweptWhenNobodyHoldsIt(t *testing.T) {
 	state, root := t.TempDir(), "/repo"
 	l, err := Prepare(state, root)
@@ -21,7 +21,7 @@ func TestRunWorkSweptWhenNobodyHoldsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale := filepath.Join(l.Work, runWorkPrefix+"stale")
+	stale := filepath.Join(l.Work, "run-stale")
 	if err := os.MkdirAll(filepath.Join(stale, "work"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -32,9 +32,11 @@ func TestRunWorkSweptWhenNobodyHoldsIt(t *testing.T) {
 	if err := os.Mkdir(other, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Prepare(state, root); err != nil {
+	_, removeNext, err := NewRunWork(l.Work)
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer removeNext()
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the stale run directory was not swept: %v", err)
 	}

@@ -32,7 +32,10 @@
 //     without touching the host), applies the ops
 //     in order (writable roots bound read-write, read-only and protected
 //     carve-outs bound read-only over them, denied paths masked by an
-//     empty mode-000 tmpfs or a no-dev /dev/null, fresh /proc, minimal
+//     empty mode-000 tmpfs or a no-dev /dev/null, fresh /proc (or, where
+//     the kernel refuses one — a container's masked /proc — the
+//     container's own, read-only, with the processes present at set-up
+//     masked: ProcHost, chosen by the backend's probe and reported), minimal
 //     /dev, private /tmp and /dev/shm of Op.Size bytes: ENOSPC when full;
 //     a read-only one is made read-only only once mountpoints for paths
 //     shown inside it exist), pins every directory between a root and a
@@ -189,4 +192,16 @@
 // on the shared test machine). The init's binary is readable and
 // executable by the command under the landlock backend (the exec stage
 // runs it from inside the init's domain).
+//
+// Parent death: without a pid namespace the init learns of its
+// supervisor's death by a catchable parent-death signal, and for a death
+// before its handler was in place, by a parent that is no longer
+// Spec.Parent (the supervisor's pid, set by NewCmd). "My parent is pid 1"
+// is never taken as death: the supervisor may be a container's pid 1
+// (TestParentGone; internal/containertest's TestPid1CommandRuns shows the
+// command running with its own outcome where it was killed before).
+//
+// A seccomp supervisor that cannot start fails the set-up (stage
+// seccomp) before the command exists, and one that stops on its own ends
+// the init: a command is never left blocked in an unanswered call.
 package initproc

@@ -141,6 +141,23 @@
 // of a fresh session, checked once the session closed), as root and not
 // (TestSessionAsNonRoot).
 //
+// # Degrading step by step (a container)
+//
+// Available's probe starts the init in the namespaces, has it build a view
+// with a fresh /proc and set its host name. Where one of those steps is
+// refused while the namespaces work — a container whose runtime masked
+// parts of /proc (a proc mount in a user namespace is then "too
+// revealing": EPERM), a seccomp profile that keeps sethostname for
+// CAP_SYS_ADMIN — the probe tries again without that step (nextStep, a
+// table-tested decision) and the backend stays available with the step
+// left out (Degraded): the view shows the container's own /proc
+// (initproc.ProcHost: read-only, present processes masked; files
+// partial), the UTS namespace keeps the container's name. Every run names
+// each step not taken in its enforcement reasons; doctor lists them. Only
+// when the namespaces themselves are refused is the backend unavailable,
+// and auto falls to bwrap or Landlock. Tested in a real container by
+// internal/containertest (TestContainerMatrix, TestHostProcInContainer).
+//
 // # Gaps (reported in Enforcement, never claimed)
 //
 //   - The home layer persists per workspace: what one run writes under

@@ -30,6 +30,11 @@ type Options struct {
 	// the namespaces anyway still fails closed, when Start's clone fails
 	// or the init reports a failed set-up stage.
 	Quick bool
+	// Degraded, with Quick, are the steps an earlier full probe of this
+	// host found refused (ringfence's probe cache keeps them): a quick
+	// check cannot find them itself. A wrong record fails closed — the
+	// init reports the refused step — never runs anything unconfined.
+	Degraded Degraded
 	// NoHomeOverlay, when set, is why the home overlay is not used (tests
 	// and simulations); the cache fallback is used instead.
 	NoHomeOverlay string
@@ -64,6 +69,7 @@ func (p *Provider) Available() error {
 			return
 		}
 		if p.opts.Quick {
+			p.degraded = p.opts.Degraded
 			p.avail = quickCheck()
 			return
 		}

@@ -2,15 +2,24 @@
 // `--backend auto` decides from: kernel and architecture, Landlock ABI,
 // seccomp (filters, user notification), user namespaces (and every setting
 // that explains why not), cgroups (v1, v2 or hybrid; where memory and pids
-// live; whether this user can make groups there), and bwrap.
+// live; whether this user can make groups there), bwrap, the linux
+// backend's own trial (and the steps it leaves out here, see
+// linux.Degraded), and whether this is a container and what its runtime
+// took away (user namespaces, a seccomp filter in force, a masked /proc,
+// a read-only /sys, capabilities, cgroup delegation).
 //
 // # What it guarantees
 //
 // Every fact source is injected (Sources), so Probe is deterministic and a
 // simulated host (no user namespaces, no Landlock, no bwrap, an
-// unprivileged Ubuntu user) is a table entry with a golden report. Choose
+// unprivileged Ubuntu user, a podman container with the default and a
+// no-namespaces profile) is a table entry with a golden report. No trial
+// runs a program from the image: the user namespace trial is a clone whose
+// execve the kernel refuses by its path's length, the linux trial
+// re-executes this binary as its init. Choose
 // and Features are pure functions of a Report: auto picks linux where user
-// namespaces work, else a working bwrap, else Landlock (ABI >= 1), else
+// namespaces and the linux backend's own trial work, else a working bwrap,
+// else Landlock (ABI >= 1), else
 // "none", under which confining policies are refused. Features states, per
 // backend, whether each policy feature is enforced full, partial or not at
 // all, always with a reason.

@@ -118,10 +118,14 @@ func podman(noUserNS bool) Sources {
 		return ""
 	}
 	s.TryCgroup = func(string) error { return errors.New("mkdir: EROFS") }
-	s.Bwrap = func() (string, string, error) { return "", "", errors.New("bwrap is not installed (not found on PATH)") }
+	s.Bwrap = func() (string, string, error) {
+		return "", "", errors.New("bwrap is not installed (not found on PATH)")
+	}
 	s.Linux = func() (linux.Degraded, error) { return linux.Degraded{HostProc: true, NoHostname: true}, nil }
 	if noUserNS {
-		s.TryUserNS = func() error { return errors.New("clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID): EPERM (operation not permitted)") }
+		s.TryUserNS = func() error {
+			return errors.New("clone(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID): EPERM (operation not permitted)")
+		}
 		s.Linux = func() (linux.Degraded, error) {
 			return linux.Degraded{}, errors.New("linux backend unavailable: creating user, mount and pid namespaces failed: operation not permitted")
 		}

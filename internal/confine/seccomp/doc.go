@@ -113,6 +113,16 @@
 //     (amd64 only: raw port I/O), fanotify_init (watching a whole
 //     filesystem).
 //
+// # Under a host /proc (UseHostProc)
+//
+// Notifications carry tids of the supervisor's pid namespace. Where the
+// sandbox shows the container's /proc (initproc.ProcHost: no fresh one can
+// be mounted), /proc numbers tasks as the container does, so every /proc
+// path the supervisor builds uses the task's number there, read from a
+// pidfd's fdinfo (the kernel writes it in the numbering of the procfs it
+// is read through). As with identity numbering, whatever was opened from
+// it is confirmed by SECCOMP_IOCTL_NOTIF_ID_VALID afterwards.
+//
 // # Unix-socket supervision
 //
 // A read-only mount does not stop connect(2): a Docker or ssh-agent socket

@@ -52,6 +52,14 @@ func main() {
 				err = syscall.Kill(pid, syscall.SIGCONT)
 			}
 		}
+	case "procstop": // procstop PROCDIR: SIGSTOP then SIGCONT through a /proc/PID descriptor used as a pidfd
+		var fd int
+		if fd, err = syscall.Open(arg[0], syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err == nil {
+			if err = pidfdSignal(fd, syscall.SIGSTOP); err == nil {
+				err = pidfdSignal(fd, syscall.SIGCONT)
+			}
+			syscall.Close(fd)
+		}
 	case "ls": // ls DIR: list the names in a directory
 		var names []string
 		var f *os.File
@@ -114,4 +122,12 @@ func listen(path, mark string) error {
 			f.Close()
 		}
 	}
+}
+
+// pidfdSignal is pidfd_send_signal(2) (424 on every architecture).
+func pidfdSignal(fd int, sig syscall.Signal) error {
+	if _, _, e := syscall.Syscall6(424, uintptr(fd), uintptr(sig), 0, 0, 0, 0); e != 0 {
+		return e
+	}
+	return nil
 }

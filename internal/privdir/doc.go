@@ -1,0 +1,34 @@
+// Package privdir makes the private directories a ringfence process owns
+// for its life (the run's temp dir, a run's overlay work directory) in a
+// way that lets a later ringfence remove them when the owner died without
+// cleaning up — SIGKILL, OOM, a power cut — and never while it lives.
+//
+// # How
+//
+// Make creates the directory under a staging name, opens it and takes an
+// exclusive flock on it, then renames it to its final name: a directory
+// with its final name is always locked while its owner lives (the kernel
+// drops the lock when the last descriptor closes, which death does). The
+// descriptor is close-on-exec, so no child — the sandbox's command
+// included — holds it.
+//
+// Sweep, called before a new one is made, removes every directory of the
+// prefix under the parent that belongs to this user and whose lock it can
+// take (its owner is gone), and staging leftovers older than a minute. It
+// holds the lock while removing, so two sweepers never race on one.
+//
+// # Threat model
+//
+// The parent may be shared (/tmp, sticky and world-writable): Sweep only
+// considers directories (never a link: opened O_NOFOLLOW) whose owner is
+// this process's effective uid, checked on the opened descriptor; in a
+// sticky directory nobody else can rename or remove them. Removal does
+// not follow links inside (os.RemoveAll works with unlinkat). A sandboxed
+// command that could open the directory and lock it itself would only
+// keep it from being swept (a leak, not an escape).
+//
+// # Gaps
+//
+// A directory is swept only by a later ringfence that uses the same parent
+// and prefix; until then it stays (its content is the dead run's scratch).
+package privdir
