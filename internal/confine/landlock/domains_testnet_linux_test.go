@@ -11,7 +11,7 @@ import (
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/internal/testenv"
-	"github.com/ringfence/ringfence/internal/testnet"
+	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -23,7 +23,7 @@ import (
 // unconfined control makes — is refused.
 func TestDomainsTestInternet(t *testing.T) {
 	e := inittest.NewEnv(t)
-	tn := testnet.New(t, e.Outside)
+	tn := domaintest.Shared(t)
 	probe := e.Root + "/probe.py"
 	if err := os.WriteFile(probe, []byte(probePy), 0o644); err != nil {
 		t.Fatal(err)
@@ -35,11 +35,11 @@ func TestDomainsTestInternet(t *testing.T) {
 	run := func(argv []string) (inittest.Result, []netproxy.Event, error) {
 		var res inittest.Result
 		var evs []netproxy.Event
-		err := testnet.InNS(tn.Egress(), func() error {
+		err := domaintest.InNS(tn.Egress(), func() error {
 			p := e.Policy(policy.NetDomains)
 			p.Network.Domains = []string{"pkg.test"}
 			c, err := prov.Confine(confine.Request{Argv: argv, Policy: p,
-				Env: append(e.Vars(), testnet.CAVars(tn.CAFile)...), Net: &confine.NetOptions{Resolver: tn, Dial: tn.Dial}})
+				Env: append(e.Vars(), domaintest.CAVars(tn.CAFile)...), Net: &confine.NetOptions{Resolver: tn, Dial: tn.Dial}})
 			if err != nil {
 				return err
 			}
@@ -53,7 +53,7 @@ func TestDomainsTestInternet(t *testing.T) {
 	}
 	control := func(argv ...string) string {
 		var out []byte
-		testnet.InNS(tn.Egress(), func() error {
+		domaintest.InNS(tn.Egress(), func() error {
 			out, _ = exec.Command(argv[0], argv[1:]...).Output()
 			return nil
 		})

@@ -1,6 +1,7 @@
 package landlock
 
 import (
+	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
 	"os"
 	"testing"
 
@@ -19,5 +20,7 @@ func TestMain(m *testing.M) {
 	if h := helpers[os.Getenv("RF_LL_HELPER")]; h != nil {
 		h()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	domaintest.Close()
+	os.Exit(code)
 }

@@ -437,3 +437,8 @@ func CAVars(file string) []string {
 	return []string{"SSL_CERT_FILE=" + file, "CURL_CA_BUNDLE=" + file, "NODE_EXTRA_CA_CERTS=" + file, "GIT_SSL_CAINFO=" + file,
 		"REQUESTS_CA_BUNDLE=" + file}
 }
+
+// InNS runs f on a thread in the network namespace ns (Egress reaches the
+// test hosts directly, as a host without a namespace of its own reaches
+// the internet: the landlock backend's tests run there).
+func InNS(ns string, f func() error) error { return inNS(ns, f) }

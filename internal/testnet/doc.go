@@ -1,2 +1,0 @@
-// Package testnet: see testnet_linux.go (Linux only: network namespaces).
-package testnet
