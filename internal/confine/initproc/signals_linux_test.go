@@ -55,7 +55,7 @@ func TestNamespaceInitIgnoresSignalsFromInside(t *testing.T) {
 	// The control, for three of them (each run starts a Go binary, slow
 	// under the race detector).
 	for _, sig := range []string{"ABRT", "SEGV", "SYS"} {
-		ctl := exec.Command(exe, "/bin/sh", "-c", "kill -"+sig+" 1 || exit 9; sleep 0.02; echo alive")
+		ctl := exec.Command(exe, "/bin/sh", "-c", "kill -"+sig+" 1 || exit 9; sleep 2; echo alive")
 		ctl.Env = []string{"RF_INIT_HELPER=plain", "PATH=/usr/bin:/bin"}
 		ctl.SysProcAttr = pidnsAttr()
 		if out, err := ctl.CombinedOutput(); err == nil || strings.Contains(string(out), "alive") {
