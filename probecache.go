@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/linux"
@@ -31,6 +32,10 @@ type probeCached struct {
 	// quickWith makes the quick provider for the steps a marker records
 	// as refused here (nil: keep Provider).
 	quickWith func(linux.Degraded) confine.Provider
+	// once: the choice between the quick and the full provider is made
+	// once per sandbox; Exec calls Available and Confine concurrently.
+	once  sync.Once
+	avail error
 }
 
 func newProbeCached(o linux.Options) confine.Provider {
@@ -47,6 +52,11 @@ func newProbeCached(o linux.Options) confine.Provider {
 // here (linux.Degraded, as JSON; empty: none), which a quick check could
 // not find itself.
 func (p *probeCached) Available() error {
+	p.once.Do(func() { p.avail = p.decide() })
+	return p.avail
+}
+
+func (p *probeCached) decide() error {
 	if p.marker != "" {
 		if data, err := os.ReadFile(p.marker); err == nil {
 			var d linux.Degraded
@@ -79,6 +89,7 @@ func (p *probeCached) Available() error {
 // what its probe found (the steps this host refuses: the host's /proc where a fresh one is
 // refused, no host name); the quick one assumes the ordinary host the marker vouches for.
 func (p *probeCached) Confine(req confine.Request) (*confine.Cmd, error) {
+	_ = p.Available() // settles which provider decides
 	if p.probed {
 		return p.full.Confine(req)
 	}

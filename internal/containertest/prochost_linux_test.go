@@ -15,6 +15,7 @@ const procScript = `
 cd /ws
 RF_SECRET=early-s3cret sleep 60 &
 EARLY=$!
+sleep 0.5 # until the sleeper has exec'd with its environment
 /bin/attack write /ws/early.pid $EARLY > /dev/null
 cat /proc/$EARLY/environ > /out/c-early-env.txt 2>&1
 /bin/attack procstop /proc/$EARLY > /out/c-early-stop.txt 2>&1
@@ -33,6 +34,7 @@ RUN=$!
 sleep 1
 RF_SECRET=late-s3cret sleep 60 &
 LATE=$!
+sleep 0.5
 cat /proc/$LATE/environ > /out/c-late-env.txt 2>&1
 /bin/attack write /ws/late.pid $LATE > /dev/null
 wait $RUN

@@ -9,12 +9,18 @@ import (
 // for a leftover: Make renames its own within microseconds.
 const stagingAge = time.Minute
 
+// lockTag follows the prefix in the name of every directory Make made: a
+// directory of the same prefix without it was made by a ringfence that did
+// not lock (an older version, perhaps still running), and is never swept.
+const lockTag = "L"
+
 // candidate decides whether Sweep considers an entry named name, of age
-// age: a final directory of prefix (then only if its lock is free), or an
-// old staging one.
+// age: a final directory Make made under prefix (then only if its lock is
+// free), or an old staging one.
 func candidate(name, prefix string, age time.Duration) bool {
+	final := prefix + lockTag
 	switch {
-	case strings.HasPrefix(name, prefix) && len(name) > len(prefix):
+	case strings.HasPrefix(name, final) && len(name) > len(final):
 		return true
 	case strings.HasPrefix(name, staging(prefix)) && len(name) > len(staging(prefix)):
 		return age >= stagingAge

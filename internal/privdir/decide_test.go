@@ -12,7 +12,9 @@ func TestCandidate(t *testing.T) {
 		age  time.Duration
 		want bool
 	}{
-		{"ringfence-tmp-123", 0, true},
+		{"ringfence-tmp-L123", 0, true},
+		{"ringfence-tmp-123", time.Hour, false}, // made without a lock (an older ringfence, maybe alive)
+		{"ringfence-tmp-L", 0, false},
 		{"ringfence-tmp-", 0, false},
 		{"ringfence-tmpx", 0, false},
 		{"other", time.Hour, false},

@@ -12,9 +12,12 @@
 // descriptor is close-on-exec, so no child — the sandbox's command
 // included — holds it.
 //
-// Sweep, called before a new one is made, removes every directory of the
-// prefix under the parent that belongs to this user and whose lock it can
-// take (its owner is gone), and staging leftovers older than a minute. It
+// Sweep, called before a new one is made, removes every directory Make
+// made under the parent (prefix, then "L") that belongs to this user and
+// whose lock it can take (its owner is gone), and staging leftovers older
+// than a minute. A directory of the prefix without the tag was made by a
+// ringfence that did not lock — an older version, perhaps still running —
+// and is never swept. It
 // holds the lock while removing, so two sweepers never race on one.
 //
 // # Threat model

@@ -16,7 +16,7 @@ type Dir struct {
 	lock *os.File
 }
 
-// Make creates a new directory prefix+random under parent (mode 0700),
+// Make creates a new directory prefix+"L"+random under parent (mode 0700),
 // locked for this process's life. Close removes it.
 func Make(parent, prefix string) (*Dir, error) {
 	tmp, err := os.MkdirTemp(parent, staging(prefix))
@@ -28,7 +28,7 @@ func Make(parent, prefix string) (*Dir, error) {
 		_ = os.Remove(tmp)
 		return nil, err
 	}
-	final := filepath.Join(parent, prefix+strings.TrimPrefix(filepath.Base(tmp), staging(prefix)))
+	final := filepath.Join(parent, prefix+lockTag+strings.TrimPrefix(filepath.Base(tmp), staging(prefix)))
 	if err := os.Rename(tmp, final); err != nil {
 		lock.Close()
 		_ = os.Remove(tmp)

@@ -60,8 +60,9 @@ func TestSweepRemovesDeadOwners(t *testing.T) {
 	if got := Sweep(parent, prefix, nil); len(got) != 0 {
 		t.Fatalf("control: swept while the owner lives: %v", got)
 	}
-	must(t, os.Symlink(held, filepath.Join(parent, prefix+"link")))
+	must(t, os.Symlink(held, filepath.Join(parent, prefix+"Llink")))
 	must(t, os.Mkdir(filepath.Join(parent, "unrelated"), 0o700))
+	must(t, os.Mkdir(filepath.Join(parent, prefix+"123"), 0o700)) // an unlocking ringfence's
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
 	if _, err := os.Stat(held); err != nil {
@@ -74,7 +75,7 @@ func TestSweepRemovesDeadOwners(t *testing.T) {
 	if _, err := os.Lstat(held); !os.IsNotExist(err) {
 		t.Fatalf("%s survives the sweep", held)
 	}
-	for _, keep := range []string{prefix + "link", "unrelated"} {
+	for _, keep := range []string{prefix + "Llink", "unrelated", prefix + "123"} {
 		if _, err := os.Lstat(filepath.Join(parent, keep)); err != nil {
 			t.Errorf("sweep removed %s: %v", keep, err)
 		}
@@ -86,7 +87,7 @@ func TestSweepRemovesDeadOwners(t *testing.T) {
 func TestSweepSkipsOtherUsers(t *testing.T) {
 	testenv.NeedRoot(t)
 	parent := t.TempDir()
-	p := filepath.Join(parent, prefix+"nobody")
+	p := filepath.Join(parent, prefix+"Lnobody")
 	must(t, os.Mkdir(p, 0o700))
 	must(t, os.Chown(p, 65534, 65534))
 	if got := Sweep(parent, prefix, nil); len(got) != 0 {
