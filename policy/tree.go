@@ -36,9 +36,9 @@ type TreeDir struct {
 	t      *Tree
 	path   string // clean; only kept while layers lie beneath
 	access Access
-	last   int      // the last layer containing path, -1 for none
-	under  []int    // layers strictly beneath path, in applied order
-	open   bool     // some layer beneath grants at least Read
+	last   int   // the last layer containing path, -1 for none
+	under  []int // layers strictly beneath path, in applied order
+	open   bool  // some layer beneath grants at least Read
 	kids   map[string][]int
 	leaf   *TreeDir // the view shared by every child without a layer
 	denied bool     // a name no directory can hold: fail closed
