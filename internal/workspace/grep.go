@@ -284,8 +284,9 @@ func (g *grep) record(rel string, data []byte, hits []hit) {
 	}
 }
 
-// maxHeldLines bounds what a search keeps beyond one page's needs.
-const maxHeldLines = 1 << 16
+// maxHeldLines bounds what a search keeps beyond one page's needs (a
+// variable so a test can make the search forget early).
+var maxHeldLines = 1 << 16
 
 // prune keeps the first files (by path) until they hold a page — the
 // page's matches, output bytes or maxHeldLines lines — and forgets the
