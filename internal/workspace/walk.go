@@ -18,6 +18,16 @@ type walkEntry struct {
 	depth int         // 1 for the base's own children
 }
 
+// dirent is one name a directory listing returned, with its type bits as
+// the directory reports them (a link is a link, never followed).
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (d dirent) Name() string      { return d.name }
+func (d dirent) Type() fs.FileMode { return d.typ }
+
 // walker visits a tree beneath the root with a bounded pool of goroutines.
 // It never follows a link (each directory is opened with no link allowed
 // anywhere on its path, each file with O_NOFOLLOW relative to its
