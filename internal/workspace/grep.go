@@ -238,12 +238,15 @@ func (g *grep) file(dirfd int, name, rel string) {
 	if int64(cap(*bp)) < st.size+1 {
 		*bp = make([]byte, 0, st.size+1)
 	}
-	buf := (*bp)[:st.size+1]
-	n, err := sysRead(fd, buf)
-	if err != nil || n > int(st.size) { // grew while read: skip rather than guess
+	// The bytes fstat counted, with no second read to see EOF: what a
+	// file gains while it is searched is not searched (it was not there
+	// when the search reached it), and half the read calls go.
+	data := (*bp)[:st.size]
+	n, err := sysRead(fd, data) // stops when data is full
+	if err != nil {
 		return
 	}
-	data := buf[:n]
+	data = data[:n]
 	if bytes.IndexByte(data[:min(n, sniffLen)], 0) >= 0 {
 		return
 	}
