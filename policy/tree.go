@@ -29,9 +29,9 @@ func (p *Policy) Tree() *Tree {
 	return t
 }
 
-// TreeDir is one directory's view. It is not safe for concurrent use while
-// Child is first called on it; a walker reads each directory in one
-// goroutine, which is the one that calls Child on it.
+// TreeDir is one directory's view. It is never changed after it is made,
+// so views are safe for concurrent use: a walker's goroutines share them
+// (every directory without a layer beneath shares its parent's).
 type TreeDir struct {
 	t      *Tree
 	path   string // clean; only kept while layers lie beneath
@@ -70,6 +70,7 @@ func (d *TreeDir) finish() {
 		d.path = "" // never needed again: nothing beneath can differ
 		return
 	}
+	d.leaf = &TreeDir{t: d.t, access: d.access, last: d.last}
 	d.kids = make(map[string][]int, len(d.under))
 	skip := len(d.path) + 1
 	if d.path == "/" {
@@ -98,14 +99,17 @@ func (d *TreeDir) Beneath() bool { return d.open }
 // ("", ".", ".." and names holding "/" are no entry): anything else gets a
 // view that denies everything, so a caller's mistake fails closed.
 func (d *TreeDir) Child(name string) *TreeDir {
-	if d.denied || name == "" || name == "." || name == ".." || strings.IndexByte(name, '/') >= 0 {
+	if d.denied {
+		return d
+	}
+	if name == "" || name == "." || name == ".." || strings.IndexByte(name, '/') >= 0 {
 		return &TreeDir{t: d.t, access: Deny, last: -1, denied: true}
+	}
+	if len(d.under) == 0 {
+		return d // nothing beneath: every entry has this directory's access
 	}
 	idx := d.kids[name]
 	if len(idx) == 0 {
-		if d.leaf == nil {
-			d.leaf = &TreeDir{t: d.t, access: d.access, last: d.last}
-		}
 		return d.leaf
 	}
 	path := d.path + "/" + name
