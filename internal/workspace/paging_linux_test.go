@@ -110,6 +110,14 @@ func TestGrepPagesAreComplete(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			root, pol := pagingTree(t)
 			want := referenceGrep(t, root, pol, "needle")
+			// Control: the denied files do hold matches, which a search
+			// without the policy's layers shows.
+			bare := open(t, &policy.Policy{Root: root, Baseline: policy.Read}, mode.walk)
+			if all, _ := grepAll(t, bare, GrepOptions{}); !slices.ContainsFunc(all, func(l string) bool {
+				return strings.Contains(l, "/deny/f") && !strings.Contains(l, "/open/")
+			}) || !slices.ContainsFunc(all, func(l string) bool { return strings.Contains(l, "/shut/") }) {
+				t.Fatal("control: the denied files hold no match")
+			}
 			w := open(t, pol, mode.walk)
 			first, err := w.GrepFiles("needle", GrepOptions{})
 			if err != nil || first.Total != len(want) {

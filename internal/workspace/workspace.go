@@ -15,7 +15,6 @@ const (
 	DefaultMaxEntries   = 2_000_000 // directory entries one walk visits (a time guard, named when hit)
 	DefaultMaxFileBytes = 64 << 20  // grep skips larger files, and says so
 	DefaultMaxLineChars = 2_000     // characters of one line shown
-	DefaultMaxMatches   = 500       // the usual page of grep lines (tools' schema bound)
 	DefaultMaxEditBytes = 16 << 20  // largest file edit_file rewrites
 	DefaultMaxPageBytes = 64 << 10  // output bytes of one page of glob or grep results
 )
