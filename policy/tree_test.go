@@ -148,3 +148,29 @@ func FuzzTreeMatchesAccessAt(f *testing.F) {
 		}
 	})
 }
+
+// The per-entry cost a walk pays: AccessAt per path against the agent
+// policy's layers, or one Child per entry from the directory's view.
+func agentPolicy(b *testing.B) *Policy {
+	d := AgentDefaults()
+	d.Root = "/home/u/repo"
+	p, err := Resolve(Request{}, d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func BenchmarkEntryAccessAt(b *testing.B) {
+	p := agentPolicy(b)
+	for b.Loop() {
+		_ = p.AccessAt("/home/u/repo/src/net/http/server.go")
+	}
+}
+
+func BenchmarkEntryTreeChild(b *testing.B) {
+	dir := walkTo(agentPolicy(b).Tree(), "/", "/home/u/repo/src/net/http")
+	for b.Loop() {
+		_ = dir.Child("server.go").Access()
+	}
+}
