@@ -41,6 +41,14 @@
 // restrictions only ever lower access; layers that change nothing are
 // dropped so a backend is never handed a rule without effect.
 //
+// Policy.Tree snapshots the layers for a walk: Tree.Dir(path) is one
+// directory's view (one pass over the layers) and TreeDir.Child(name) the
+// view of an entry in it — the same directory view when no layer lies
+// beneath, so the access of almost every entry costs nothing. Its answers
+// are AccessAt's, in any layer order (FuzzTreeMatchesAccessAt); a name
+// that is no directory entry ("", ".", "..", one holding "/") gets a view
+// that denies everything.
+//
 // Defaults.Restrictions are standing restrictions from a source that may
 // only narrow (a workspace's untrusted policy file): they cap access like a
 // request's entries, with origin FromDeployment, and a write one is

@@ -111,6 +111,26 @@
 // outcome's Note (notes.go), as a decline's note is. The Gate's Summary,
 // which may show the command line, goes to the person only.
 //
+// read_file's text is the numbered lines, sent once: Result.Data (ReadData)
+// holds the range and totals (first line, lines shown, size, whether more
+// follow), never the text again, so a large file is encoded once. Its byte
+// bound is Options.MaxReadBytes (`ringfence mcp --max-read-bytes`); a
+// larger file is refused with its size, never cut, and read in ranges
+// (offset, limit).
+//
+// glob_files and grep_files search the whole scope every time (no read
+// budget) and return one page: as many results as fit the workspace's page
+// of output bytes (workspace.DefaultMaxPageBytes), or max_results /
+// max_matches when the call sets them. When more remain the text says so
+// and gives next_cursor; the same call with cursor set returns the next
+// page. A cursor (cursor.go) is the page's end position sealed with an
+// HMAC under a per-process random key, bound to the tool and every other
+// argument: an edited, made-up or moved cursor (another path, pattern,
+// page size, tool) is invalid-arguments before any search
+// (TestCursorRefused). It could not widen anything even if forged: the
+// scope and policy come from the call's own arguments, and the workspace
+// only skips results before the position (workspace.TestCursorOnlyHides).
+//
 // run_command's text: the exit code (or signal, or kind), then stdout and
 // stderr, each cut in the middle past Options.MaxOutputBytes with the
 // counts said, and a note when the sandbox itself cut a stream at capture.
@@ -163,6 +183,12 @@
 //     server prunes it (at the next client's
 //     initialisation) or when ringfence exits, not at once on disconnect.
 //   - A start_process terminal cannot be resized yet (the Go API can).
+//   - A cursor does not survive the server: one from an earlier process is
+//     refused and the model searches again. Pages are cut from a fresh
+//     search each time, so a tree changed between pages shows the change
+//     (nothing is shown twice or skipped for files that stay put).
+//   - grep_files' structured Lines repeat its text (glob_files' Paths
+//     likewise); only read_file's text is sent once.
 //   - Because shown file contents are rewritten, a file that spells the
 //     host root is shown with /workspace there; an edit_file whose
 //     old_string copies that text will not match the file.

@@ -90,6 +90,7 @@ func TestOutcomeKinds(t *testing.T) {
 	f.write("secret/key", "k")
 	f.write("ro/file", "r")
 	f.write("dir/x.txt", "x")
+	f.write("long/l.txt", "m"+strings.Repeat("é", 3000)+"\n")
 	for i := range 3 {
 		f.write("many/"+string(rune('a'+i))+".txt", "m")
 	}
@@ -111,7 +112,8 @@ func TestOutcomeKinds(t *testing.T) {
 		{"denied-read", "read_file", obj_{"path": "secret/key"}, outcome.DeniedByPolicy},
 		{"denied-write", "write_file", obj_{"path": "ro/file", "content": "x"}, outcome.DeniedByPolicy},
 		{"over-budget", "read_file", obj_{"path": "big.txt", "max_bytes": 100}, outcome.OverBudget},
-		{"scope-limited", "grep_files", obj_{"pattern": "m", "path": "many", "max_matches": 1}, outcome.ScopeLimited},
+		{"scope-limited", "grep_files", obj_{"pattern": "m", "path": "long"}, outcome.ScopeLimited}, // a line cut
+		{"paged", "grep_files", obj_{"pattern": "m", "path": "many", "max_matches": 1}, outcome.OK}, // nothing lost: a next page
 		{"no-matches", "grep_files", obj_{"pattern": "zzz"}, outcome.NoMatches},
 		{"no-matches-edit", "edit_file", obj_{"path": "a.txt", "old_string": "zzz", "new_string": "y"}, outcome.NoMatches},
 		{"invalid-pattern", "grep_files", obj_{"pattern": "("}, outcome.InvalidPattern},
@@ -129,7 +131,7 @@ func TestOutcomeKinds(t *testing.T) {
 			if r.Text == "" || strings.Contains(r.Text, f.root) {
 				t.Fatalf("text empty or leaks the host root:\n%s", r.Text)
 			}
-			if r.IsError != (c.kind != outcome.ScopeLimited && c.kind != outcome.NoMatches) {
+			if r.IsError != (c.kind != outcome.OK && c.kind != outcome.ScopeLimited && c.kind != outcome.NoMatches) {
 				t.Fatalf("IsError = %v for %s", r.IsError, c.kind)
 			}
 		})

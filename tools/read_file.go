@@ -15,15 +15,16 @@ type readArgs struct {
 	MaxBytes int64  `json:"max_bytes"`
 }
 
-// ReadData is read_file's structured result.
+// ReadData is read_file's structured result: the range and totals, never
+// the text again — the numbered lines go once, as the result's text, so a
+// large file is not encoded and sent twice.
 type ReadData struct {
 	Path      string `json:"path"`
-	Content   string `json:"content"` // numbered lines, cat -n style; empty for a binary file
-	Size      int64  `json:"size"`
-	FirstLine int    `json:"first_line"`
-	Lines     int    `json:"lines"`
-	More      bool   `json:"more"`
-	Binary    bool   `json:"binary"`
+	Size      int64  `json:"size"`       // the file's bytes
+	FirstLine int    `json:"first_line"` // the number of the first line shown
+	Lines     int    `json:"lines"`      // lines shown
+	More      bool   `json:"more"`       // the file goes on after them
+	Binary    bool   `json:"binary"`     // not shown: a binary file
 }
 
 const maxLines = 1 << 30
@@ -63,7 +64,7 @@ func (s *Set) readFile(_ context.Context, a *readArgs) Result {
 		}
 		return s.failed(o)
 	}
-	d := &ReadData{Path: res.Path, Content: s.scrub(res.Text), Size: res.Size, FirstLine: res.FirstLine, Lines: res.Lines, More: res.More, Binary: res.Binary}
+	d := &ReadData{Path: res.Path, Size: res.Size, FirstLine: res.FirstLine, Lines: res.Lines, More: res.More, Binary: res.Binary}
 	text := res.Text
 	switch {
 	case res.Binary:

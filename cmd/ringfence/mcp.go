@@ -20,12 +20,17 @@ import (
 	"github.com/ringfence/ringfence/tools"
 )
 
+// maxReadBytesCeiling: one read_file result is held in memory and sent
+// whole; past 1 GiB that is a mistake, not a setting.
+const maxReadBytesCeiling = 1 << 30
+
 // mcpFlags are the server's own flags, beside the shared sandbox flags.
 type mcpFlags struct {
 	audit, http, token, tokenFile, tokenOut, approverTokenFile string
 	allowOrigins, allowHosts                                   []string
 	processes                                                  bool
 	gateTimeout                                                time.Duration
+	maxReadBytes                                               int64
 }
 
 func newMCPCmd() *cobra.Command {
@@ -91,6 +96,7 @@ read-only to the sandbox, even inside the workspace.`,
 	fs.StringArrayVar(&mf.allowOrigins, "allow-origin", nil, "also accept requests from this browser `ORIGIN` (scheme://host[:port]; repeatable)")
 	fs.StringArrayVar(&mf.allowHosts, "allow-host", nil, "also accept this `HOST` name in the Host header (for a non-loopback listener; repeatable)")
 	fs.DurationVar(&mf.gateTimeout, "gate-timeout", tools.DefaultGateTimeout, "how long to wait for a person's approval before answering gate-unavailable")
+	fs.Int64Var(&mf.maxReadBytes, "max-read-bytes", tools.DefaultMaxReadBytes, "the most bytes one read_file returns (and its default max_bytes); a larger file is refused, never cut: the model reads it in ranges")
 	fs.BoolVar(&mf.processes, "processes", false, "also serve start_process, write_stdin, list_processes and kill_process: background processes in one confined session per MCP session (linux backend)")
 	return cmd
 }
@@ -98,6 +104,9 @@ read-only to the sandbox, even inside the workspace.`,
 func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
 	if err := mcpConflict(mf.http, mf.token, mf.tokenFile); err != nil {
 		return &exitError{code: exitUsage, err: err}
+	}
+	if mf.maxReadBytes <= 0 || mf.maxReadBytes > maxReadBytesCeiling {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--max-read-bytes must be between 1 and %d (1 GiB), not %d", maxReadBytesCeiling, mf.maxReadBytes)}
 	}
 	var auth *httpAuth
 	if mf.http != "" {
@@ -133,7 +142,7 @@ func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := rfmcp.NewServer(rfmcp.Config{
 		Sandbox: sb, Audit: aw, Version: versionString(), Logger: logger,
-		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout, Processes: mf.processes},
+		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout, Processes: mf.processes, MaxReadBytes: mf.maxReadBytes},
 	})
 	parent := cmd.Context() // tests end the server by cancelling it
 	if parent == nil {

@@ -208,8 +208,8 @@ func TestStructuredValueSnakeCase(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ok, old any
-	_ = json.Unmarshal([]byte(`{"outcome":{"kind":"ok"},"data":{"path":"a","content":"","size":1,"first_line":1,"lines":1,"more":false,"binary":false}}`), &ok)
-	_ = json.Unmarshal([]byte(`{"outcome":{"kind":"ok"},"data":{"path":"a","content":"","size":1,"firstLine":1,"lines":1,"more":false,"binary":false}}`), &old)
+	_ = json.Unmarshal([]byte(`{"outcome":{"kind":"ok"},"data":{"path":"a","size":1,"first_line":1,"lines":1,"more":false,"binary":false}}`), &ok)
+	_ = json.Unmarshal([]byte(`{"outcome":{"kind":"ok"},"data":{"path":"a","size":1,"firstLine":1,"lines":1,"more":false,"binary":false}}`), &old)
 	if err := rs.Validate(ok); err != nil {
 		t.Fatalf("a snake_case result does not validate: %v", err)
 	}

@@ -39,6 +39,31 @@
 // at bounds they name in scope-limited outcomes. Outcomes show model
 // paths, never host paths or contents.
 //
+// The walk decides the policy once per directory (policy.Tree): a
+// directory's view knows the last layer containing it and the layers
+// beneath it, so an entry costs a map lookup at most, not a Clean of its
+// path against every layer; the answers are AccessAt's (fuzzed in package
+// policy; TestGrepPagesAreComplete compares whole searches with a walk
+// that asks AccessAt per path, carve-outs inside denied trees included).
+//
+// # Complete searches, in pages
+//
+// glob and grep find everything in their scope: nothing bounds how much
+// they read (Options.MaxReadBytes is opt-in), only how much one answer
+// shows (Options.MaxPageBytes of output, or the caller's MaxResults /
+// MaxMatches). Results are sorted by path then line; a page that does not
+// hold them all returns Next, the position it ended at, and a call with
+// After set to it returns what follows. A cursor can only hide results: a
+// file before it is not read, a directory whose every path sorts before it
+// is not entered, and everything else goes through the same lookups and
+// policy as without it (TestCursorOnlyHides tries cursors outside the
+// root, in denied places and garbage). A grep with far more matches than a
+// page keeps only the first files it needs (maxHeldLines) and forgets the
+// rest, which the next page finds again; its Total is then -1. What a
+// search cannot find at all — files over MaxFileBytes, the MaxEntries
+// time guard — is named in a scope-limited outcome, never dropped
+// silently.
+//
 // # The check-then-use race
 //
 // Every decision is made on a descriptor and every use goes through that
@@ -74,8 +99,14 @@
 //     the component walk is used instead.
 //   - .gitignore: the common subset (see ignore.go); no info/exclude, no
 //     global excludes, and it is honoured outside git repositories too.
-//   - Under a bound reached by the parallel walker, which files were
-//     searched before it stopped can vary between runs; results are sorted.
+//   - Under a bound reached by the parallel walker (MaxEntries,
+//     MaxReadBytes), which files were searched before it stopped can vary
+//     between runs; results are sorted.
+//   - Each page is a fresh search: a tree that changes between pages shows
+//     the change, and a file grown while it is searched is searched as
+//     long as fstat said it was.
+//   - grep reads a file whole; one over MaxFileBytes (64 MiB) is skipped
+//     and counted in a "file-size" outcome, not searched in pieces.
 //   - Binary detection is a heuristic (a NUL, or more than 5% invalid UTF-8
 //     in the first 8 KiB).
 //   - Not supported outside Linux: New returns ErrUnsupported.

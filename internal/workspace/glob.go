@@ -13,6 +13,14 @@ import (
 type GlobOptions struct {
 	Base     string // the directory the pattern is relative to; "" is the root
 	NoIgnore bool
+	// MaxResults caps the paths of this page; 0 means no cap.
+	MaxResults int
+	// MaxPageBytes caps this page's output (paths and newlines); 0 means
+	// Options.MaxPageBytes.
+	MaxPageBytes int
+	// After resumes: only paths after its Path (root-relative) are shown.
+	// It can only hide results.
+	After *Cursor
 }
 
 // GlobResult is what glob_files returns: matching files (and links), not
@@ -20,6 +28,8 @@ type GlobOptions struct {
 type GlobResult struct {
 	Pattern string
 	Paths   []string
+	Total   int     // matching paths from After to the end, this page's included
+	Next    *Cursor // set when paths remain: pass it as After
 	Limited []outcome.Outcome
 }
 
@@ -46,16 +56,29 @@ func (w *Workspace) GlobFiles(pattern string, opts GlobOptions) (GlobResult, err
 	if !st.mode.IsDir() {
 		return GlobResult{}, fail(outcome.Outcome{Kind: outcome.NotADirectory, Path: w.model(rel)})
 	}
-	paths, lim := w.glob(real, rest, opts.NoIgnore)
-	if len(paths) == 0 && lim == nil {
+	var after string
+	if opts.After != nil {
+		after = opts.After.Path
+	}
+	rels, lim := w.glob(real, rest, opts.NoIgnore, after)
+	if len(rels) == 0 && lim == nil {
 		return GlobResult{}, fail(outcome.Outcome{Kind: outcome.NoMatches, Pattern: shown(pattern), Scope: w.model(rel)})
 	}
-	res := GlobResult{Pattern: pattern, Limited: lim}
-	entries, lim := w.capResults(paths, rel, res.Limited)
-	for _, e := range entries {
-		res.Paths = append(res.Paths, e.Path)
+	res := GlobResult{Pattern: pattern, Limited: lim, Total: len(rels)}
+	budget := w.opts.MaxPageBytes
+	if opts.MaxPageBytes > 0 {
+		budget = opts.MaxPageBytes
 	}
-	res.Limited = lim
+	cost := 0
+	for i, r := range rels {
+		m := w.model(r)
+		if i > 0 && (cost+len(m)+1 > budget || (opts.MaxResults > 0 && i >= opts.MaxResults)) {
+			res.Next = &Cursor{Path: rels[i-1]}
+			break
+		}
+		cost += len(m) + 1
+		res.Paths = append(res.Paths, m)
+	}
 	return res, nil
 }
 
@@ -69,10 +92,12 @@ func (w *Workspace) joinScope(base, prefix string) string {
 	return strings.TrimSuffix(b, "/") + "/" + prefix
 }
 
-func (w *Workspace) glob(real, pat string, noIgnore bool) ([]Entry, []outcome.Outcome) {
+// glob walks real for pat and returns the root-relative paths after the
+// cursor, sorted.
+func (w *Workspace) glob(real, pat string, noIgnore bool, after string) ([]string, []outcome.Outcome) {
 	var mu sync.Mutex
-	var out []Entry
-	k := &walker{w: w, noIgnore: noIgnore}
+	var out []string
+	k := &walker{w: w, noIgnore: noIgnore, skipDir: func(rel string) bool { return beforeCursor(rel, after) }}
 	if !strings.Contains(pat, "**") {
 		k.maxDepth = strings.Count(pat, "/") + 1
 	}
@@ -81,11 +106,11 @@ func (w *Workspace) glob(real, pat string, noIgnore bool) ([]Entry, []outcome.Ou
 		cut = 0
 	}
 	k.visit = func(_ int, e walkEntry) bool {
-		if e.typ.IsDir() || !doublestar.MatchUnvalidated(pat, e.rel[cut:]) {
+		if e.typ.IsDir() || e.rel <= after || !doublestar.MatchUnvalidated(pat, e.rel[cut:]) {
 			return true
 		}
 		mu.Lock()
-		out = append(out, Entry{Path: w.model(e.rel)})
+		out = append(out, e.rel)
 		mu.Unlock()
 		return true
 	}
@@ -93,6 +118,6 @@ func (w *Workspace) glob(real, pat string, noIgnore bool) ([]Entry, []outcome.Ou
 	if l := k.run(real); l != nil {
 		lim = append(lim, *l)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Strings(out)
 	return out, lim
 }

@@ -127,21 +127,3 @@ func (w *Workspace) modelRoots(roots []string) []string {
 	}
 	return out
 }
-
-// readable reports whether a walk may show or enter rel. A denied subtree
-// is skipped silently, unless a narrower layer inside it grants read.
-func (w *Workspace) readable(rel string, dir bool) bool {
-	h := w.host(rel)
-	if w.pol.AccessAt(h) >= policy.Read {
-		return true
-	}
-	if !dir {
-		return false
-	}
-	for _, l := range w.pol.Layers {
-		if l.Access >= policy.Read && policy.Contains(h, l.Path) && policy.Clean(l.Path) != policy.Clean(h) {
-			return true
-		}
-	}
-	return false
-}

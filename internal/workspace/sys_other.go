@@ -40,7 +40,7 @@ func sysFstat(int) (sysStat, error)           { return sysStat{}, errNoSys }
 func sysLstatAt(int, string) (sysStat, error) { return sysStat{}, errNoSys }
 func sysClose(int)                            {}
 func sysOpenChild(int, string) (int, error)   { return -1, errNoSys }
-func sysReadDir(int) ([]fs.DirEntry, error)   { return nil, errNoSys }
+func sysReadDir(int) ([]dirent, error)        { return nil, errNoSys }
 func sysCreateTemp(int, string) (int, error)  { return -1, errNoSys }
 func sysMkdirAt(int, string) error            { return errNoSys }
 func sysRenameAt(int, string, string) error   { return errNoSys }

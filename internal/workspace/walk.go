@@ -18,6 +18,16 @@ type walkEntry struct {
 	depth int         // 1 for the base's own children
 }
 
+// dirent is one name a directory listing returned, with its type bits as
+// the directory reports them (a link is a link, never followed).
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (d dirent) Name() string      { return d.name }
+func (d dirent) Type() fs.FileMode { return d.typ }
+
 // walker visits a tree beneath the root with a bounded pool of goroutines.
 // It never follows a link (each directory is opened with no link allowed
 // anywhere on its path, each file with O_NOFOLLOW relative to its
@@ -30,6 +40,10 @@ type walker struct {
 	// visit sees every entry, in the goroutine that read its directory,
 	// with that directory open as dirfd. It returns false to stop early.
 	visit func(dirfd int, e walkEntry) bool
+	// skipDir, when set, prunes a directory whose whole subtree a caller
+	// knows it does not need (a page before the cursor). It may only ever
+	// hide entries, never add any.
+	skipDir func(rel string) bool
 
 	entries atomic.Int64
 	stopped atomic.Bool
@@ -45,13 +59,17 @@ type dirJob struct {
 	rel   string
 	depth int
 	ign   *ignoreSet
+	pol   *policy.TreeDir // the policy's view of rel: decides each entry in O(1)
 }
 
 // run walks base (a symlink-free directory) and reports whether the entry
 // bound stopped it.
 func (k *walker) run(base string) *outcome.Outcome {
 	k.cond = sync.NewCond(&k.mu)
-	k.queue = []dirJob{{rel: base, ign: k.ancestorsIgnore(base)}}
+	// The policy is decided once per directory (policy.Tree), not by
+	// cleaning every entry's path against every layer.
+	view := k.w.pol.Tree().Dir(k.w.host(base))
+	k.queue = []dirJob{{rel: base, ign: k.ancestorsIgnore(base), pol: view}}
 	k.pending = 1
 	n := k.w.opts.Workers
 	if n <= 0 {
@@ -148,18 +166,25 @@ func (k *walker) readDir(job dirJob) {
 
 func (k *walker) entry(dirfd int, job dirJob, ign *ignoreSet, e walkEntry) {
 	isDir := e.typ.IsDir()
-	if e.name == ".git" || !k.w.readable(e.rel, isDir) {
+	if e.name == ".git" {
+		return
+	}
+	// A denied subtree is skipped silently, unless a narrower layer inside
+	// it grants read: then it is entered but its own entries stay unshown.
+	view := job.pol.Child(e.name)
+	shown := view.Access() >= policy.Read
+	if !shown && !(isDir && view.Beneath()) {
 		return
 	}
 	if !k.noIgnore && ign.ignored(e.rel, isDir) {
 		return
 	}
-	if k.w.pol.AccessAt(k.w.host(e.rel)) >= policy.Read && !k.visit(dirfd, e) {
+	if shown && !k.visit(dirfd, e) {
 		k.stop()
 		return
 	}
-	if isDir && (k.maxDepth == 0 || e.depth < k.maxDepth) {
-		k.push(dirJob{rel: e.rel, depth: e.depth, ign: ign})
+	if isDir && (k.maxDepth == 0 || e.depth < k.maxDepth) && (k.skipDir == nil || !k.skipDir(e.rel)) {
+		k.push(dirJob{rel: e.rel, depth: e.depth, ign: ign, pol: view})
 	}
 }
 

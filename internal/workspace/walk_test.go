@@ -126,7 +126,7 @@ func TestGrepFiles(t *testing.T) {
 				t.Errorf("glob+ci: %s", g)
 			}
 			res, _ = w.GrepFiles("hello", GrepOptions{MaxMatches: 1})
-			if res.Matches != 1 || !limitedBy(res, "matches") {
+			if res.Matches != 1 || res.Next == nil || res.Total != 4 || limitedBy(res, "matches") {
 				t.Errorf("max matches: %+v", res)
 			}
 			res, _ = w.GrepFiles("hello", GrepOptions{NoIgnore: true, Path: "ign"})
@@ -195,9 +195,9 @@ func TestWalkBounds(t *testing.T) {
 	if !limitedBy(res, "bytes") {
 		t.Errorf("bytes bound: %+v", res.Limited)
 	}
-	g, _ := w.GlobFiles("many/*.txt", GlobOptions{})
-	if len(g.Paths) != 10 || len(g.Limited) != 1 || g.Limited[0].Bound != "results" {
-		t.Errorf("glob results bound: %d %+v", len(g.Paths), g.Limited)
+	g, _ := w.GlobFiles("many/*.txt", GlobOptions{MaxResults: 10})
+	if len(g.Paths) != 10 || len(g.Limited) != 0 || g.Next == nil || g.Next.Path != "many/f09.txt" || g.Total != 50 {
+		t.Errorf("glob results bound: %d %+v %+v", len(g.Paths), g.Limited, g.Next)
 	}
 }
 

@@ -12,25 +12,31 @@ import (
 // The default bounds of a walk (list, glob, grep).
 const (
 	DefaultMountPath    = "/workspace"
-	DefaultMaxEntries   = 20_000   // directory entries visited
-	DefaultMaxReadBytes = 64 << 20 // bytes read by one grep
-	DefaultMaxFileBytes = 4 << 20  // grep skips larger files, and says so
-	DefaultMaxLineChars = 2_000    // characters of one line shown
-	DefaultMaxMatches   = 500      // grep lines shown
-	DefaultMaxEditBytes = 16 << 20 // largest file edit_file rewrites
+	DefaultMaxEntries   = 2_000_000 // directory entries one walk visits (a time guard, named when hit)
+	DefaultMaxFileBytes = 64 << 20  // grep skips larger files, and says so
+	DefaultMaxLineChars = 2_000     // characters of one line shown
+	DefaultMaxEditBytes = 16 << 20  // largest file edit_file rewrites
+	DefaultMaxPageBytes = 64 << 10  // output bytes of one page of glob or grep results
 )
 
 // Options configures a Workspace. Zero fields take the defaults above.
 type Options struct {
 	// MountPath is where the model sees the root ("/workspace").
-	MountPath    string
-	MaxEntries   int
+	MountPath  string
+	MaxEntries int
+	// MaxReadBytes, when positive, bounds the bytes one grep reads (named
+	// when hit). Zero reads everything: the budget is on output (pages).
 	MaxReadBytes int64
 	MaxFileBytes int64
 	MaxLineChars int
+	// MaxMatches, when positive, caps the matching lines of one grep page
+	// (a caller's own limit may be lower). Zero: pages end on bytes only.
 	MaxMatches   int
 	MaxEditBytes int64
-	MaxResults   int // entries list_files and glob_files return
+	MaxResults   int // entries list_files returns
+	// MaxPageBytes bounds the output of one page of glob or grep results
+	// (paths and lines as shown); the rest is reached with a cursor.
+	MaxPageBytes int
 	// Workers bounds the walker's goroutines; zero means GOMAXPROCS.
 	Workers int
 }
@@ -41,10 +47,9 @@ func (o Options) withDefaults() Options {
 	}
 	o.MountPath = "/" + strings.Trim(o.MountPath, "/")
 	setInt(&o.MaxEntries, DefaultMaxEntries)
-	setInt64(&o.MaxReadBytes, DefaultMaxReadBytes)
 	setInt64(&o.MaxFileBytes, DefaultMaxFileBytes)
 	setInt(&o.MaxLineChars, DefaultMaxLineChars)
-	setInt(&o.MaxMatches, DefaultMaxMatches)
+	setInt(&o.MaxPageBytes, DefaultMaxPageBytes)
 	setInt64(&o.MaxEditBytes, DefaultMaxEditBytes)
 	return o
 }

@@ -1,6 +1,7 @@
 // Command wsbench runs one workspace operation over a directory and prints
 // how many results it found, for bench/files.sh to time beside ripgrep,
-// grep and find. Every bound is lifted so the counts are comparable.
+// grep and find. Every bound is lifted so the counts are comparable, and
+// the policy is the agent's (policy.AgentDefaults over DIR).
 //
 //	wsbench grep [-i] PATTERN DIR
 //	wsbench glob PATTERN DIR
@@ -37,10 +38,18 @@ func run(op, pattern, dir string, ci, noIgnore bool) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	pol := &policy.Policy{Root: root, Baseline: policy.Read}
+	// The policy an agent gets (the root writable, its protected paths
+	// read-only: about twenty layers), so the per-entry policy check is
+	// timed as it runs in the MCP server, not against an empty policy.
+	d := policy.AgentDefaults()
+	d.Root = root
+	pol, err := policy.Resolve(policy.Request{}, d)
+	if err != nil {
+		return 0, err
+	}
 	ws, err := workspace.New(pol, workspace.Options{
 		MaxEntries: 1 << 30, MaxReadBytes: 1 << 40, MaxFileBytes: 1 << 40,
-		MaxMatches: 1 << 30, MaxResults: 1 << 30, MaxLineChars: 1 << 20,
+		MaxResults: 1 << 30, MaxLineChars: 1 << 20, MaxPageBytes: 1 << 40,
 	})
 	if err != nil {
 		return 0, err
