@@ -17,6 +17,10 @@ const (
 	ReasonTooLong  = "too-long"              // the kernel refused the name's length
 )
 
+// ReasonProtectedName is the Reason of a denied-by-policy write refused
+// because the name is protected at any depth (policy.MatchProtectedName).
+const ReasonProtectedName = "protected-name"
+
 // clean turns a model path into a clean relative path. A path under the
 // mount path ("/workspace/src/a.go") is accepted and made relative first;
 // every other absolute path is left for pathrule to refuse.
@@ -101,6 +105,12 @@ func (w *Workspace) checkRead(real, shownRel string) error {
 func (w *Workspace) checkWrite(real, shownRel string) error {
 	h := w.host(real)
 	if w.pol.AccessAt(h) == policy.Write {
+		// Names protected at any depth (.envrc, .git/hooks, a hook name)
+		// have no layer: the backends' guards hold them for commands, and
+		// this fence must hold them for its own writes.
+		if w.pol.ProtectedByName(h) {
+			return fail(outcome.Outcome{Kind: outcome.DeniedByPolicy, Path: w.model(shownRel), Axis: "write", Reason: ReasonProtectedName})
+		}
 		return nil
 	}
 	roots := w.pol.WritableRoots().Roots
