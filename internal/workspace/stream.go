@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/policy"
 )
 
 // The operations a file server needs beside the model's tools: a read that
@@ -190,3 +191,9 @@ func (w *Workspace) copyBounded(fd int, r io.Reader, limit int64, rel string) (i
 		}
 	}
 }
+
+// Root is the host path of the workspace root (the policy's root).
+func (w *Workspace) Root() string { return w.pol.Root }
+
+// Policy is the resolved policy this workspace enforces.
+func (w *Workspace) Policy() *policy.Policy { return w.pol }
