@@ -145,8 +145,17 @@ func (w *Workspace) WriteStream(path string, r io.Reader, opts StreamOptions) (W
 	if opts.MaxBytes <= 0 {
 		return WriteResult{}, usage("StreamOptions.MaxBytes must be positive")
 	}
-	rel, err := w.clean(path)
+	rel, err := w.cleanScope(path)
 	if err != nil {
+		return WriteResult{}, err
+	}
+	if rel == "" {
+		return WriteResult{}, fail(outcome.Outcome{Kind: outcome.IsADirectory, Path: w.model("")})
+	}
+	// The name as given is checked before any parent is made, so a
+	// refused name (sub/dir/.envrc) leaves no directories behind; it is
+	// checked again where it really is once the links are resolved.
+	if err := w.checkWrite(rel, rel); err != nil {
 		return WriteResult{}, err
 	}
 	t, err := w.writeTarget(rel, rel, true, 0)
