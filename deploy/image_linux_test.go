@@ -64,7 +64,9 @@ func TestImage(t *testing.T) {
 	if !strings.Contains(out, "auto backend     linux") {
 		t.Errorf("default profile: doctor does not pick linux:\n%s", out)
 	}
+	t.Logf("doctor, default profile:\n%s", out)
 	out = run("--security-opt", "seccomp="+noNamespacesProfile(t))
+	t.Logf("doctor, no namespaces:\n%s", out)
 	if !strings.Contains(out, "auto backend     landlock") {
 		t.Errorf("Docker-like profile: doctor does not pick landlock:\n%s", out)
 	}
