@@ -108,7 +108,7 @@ func (w *Workspace) checkWrite(real, shownRel string) error {
 		// Names protected at any depth (.envrc, .git/hooks, a hook name)
 		// have no layer: the backends' guards hold them for commands, and
 		// this fence must hold them for its own writes.
-		if w.pol.ProtectedByName(h) {
+		if w.protectedName(h) {
 			return fail(outcome.Outcome{Kind: outcome.DeniedByPolicy, Path: w.model(shownRel), Axis: "write", Reason: ReasonProtectedName})
 		}
 		return nil
@@ -120,6 +120,24 @@ func (w *Workspace) checkWrite(real, shownRel string) error {
 		}
 	}
 	return fail(outcome.Outcome{Kind: outcome.OutsideWriteRoot, Path: w.model(shownRel), WriteRoots: w.modelRoots(roots)})
+}
+
+// protectedName reports whether h, writable by the layers, is protected
+// by name, judged from the deepest writable root that holds it: a write
+// granted at exactly h (an approval, an operator's entry) reopens it, as a
+// layer reopens a protected path; a broader grant never does.
+func (w *Workspace) protectedName(h string) bool {
+	h = policy.Clean(h)
+	deepest := ""
+	for _, r := range w.pol.WritableRoots().Roots {
+		if r = policy.Clean(r); policy.Contains(r, h) && len(r) > len(deepest) {
+			deepest = r
+		}
+	}
+	if deepest == "" || deepest == h {
+		return false
+	}
+	return w.pol.Names.Match(strings.TrimPrefix(h, deepest+"/")).Protected()
 }
 
 // modelRoots shows the writable roots the model can name: those beneath

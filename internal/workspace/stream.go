@@ -47,11 +47,22 @@ func (w *Workspace) Open(path string) (*os.File, Info, error) {
 	if rel == "" {
 		return nil, Info{}, fail(outcome.Outcome{Kind: outcome.IsADirectory, Path: w.model("")})
 	}
+	// A file replaced by a concurrent writer between the lookup and the
+	// open is a race, not a refusal: look again, a few times, so a reader
+	// gets the old file or the new one as rename(2) promises.
 	f, err := w.openRegular(rel)
+	for i := 0; i < 8 && isRace(err); i++ {
+		f, err = w.openRegular(rel)
+	}
 	if err != nil {
 		return nil, Info{}, err
 	}
 	return os.NewFile(uintptr(f.fd), w.model(f.rel)), infoOf("", w.model(f.rel), f.st), nil
+}
+
+func isRace(err error) bool {
+	o, ok := OutcomeOf(err)
+	return ok && o.Kind == outcome.IOFailure && o.Detail == changed
 }
 
 // Listing is a directory's direct children, sorted by name.
@@ -164,7 +175,7 @@ func (w *Workspace) WriteStream(path string, r io.Reader, opts StreamOptions) (W
 	}
 	defer t.close()
 	var n int64
-	err = w.replaceWith(t, opts.Perm.Perm(), func(fd int) error {
+	err = w.replaceWith(t, opts.Perm.Perm(), w.stillReplaceable, func(fd int) error {
 		var err error
 		n, err = w.copyBounded(fd, r, opts.MaxBytes, rel)
 		return err
@@ -173,6 +184,23 @@ func (w *Workspace) WriteStream(path string, r io.Reader, opts StreamOptions) (W
 		return WriteResult{}, err
 	}
 	return WriteResult{Path: w.model(rel), Bytes: n, Created: !t.exists}, nil
+}
+
+// stillReplaceable re-checks the name just before the rename, as a file
+// server's "last write wins" needs: a concurrent writer or deleter may
+// have replaced or removed it since, which is fine, but what is there now
+// must still be absent or a regular file without another hard link (a
+// link, a directory or an aliased file swapped in refuses the write).
+func (w *Workspace) stillReplaceable(t target) error {
+	st, err := sysLstatAt(t.dirfd, t.base())
+	switch {
+	case isNotExist(err):
+		return nil
+	case err != nil:
+		return fail(ioFailure(w.model(t.shown), changed))
+	}
+	t.exists, t.st = true, st
+	return w.checkReplaceable(t)
 }
 
 // DetailSource is the Detail of the io-failure WriteStream returns when

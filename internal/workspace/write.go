@@ -178,14 +178,14 @@ func (w *Workspace) replace(t target, content []byte) error {
 	if t.exists {
 		perm = t.st.mode.Perm() // set-id bits are dropped on purpose
 	}
-	return w.replaceWith(t, perm, func(fd int) error { return sysWrite(fd, content) })
+	return w.replaceWith(t, perm, w.stillSame, func(fd int) error { return sysWrite(fd, content) })
 }
 
 // replaceWith fills a temp file beside the target with fill, gives it perm,
-// fsyncs it and renames it over the name after re-checking the name. The
-// temp file is removed on every failure; a fill error that is a *Error is
-// returned as it is.
-func (w *Workspace) replaceWith(t target, perm fs.FileMode, fill func(fd int) error) error {
+// fsyncs it and renames it over the name after recheck accepted what the
+// name holds now. The temp file is removed on every failure; a fill error
+// that is a *Error is returned as it is.
+func (w *Workspace) replaceWith(t target, perm fs.FileMode, recheck func(target) error, fill func(fd int) error) error {
 	tmp := tempName()
 	fd, err := sysCreateTemp(t.dirfd, tmp)
 	if err != nil {
@@ -208,7 +208,7 @@ func (w *Workspace) replaceWith(t target, perm fs.FileMode, fill func(fd int) er
 	if err != nil {
 		return fail(ioFailure(w.model(t.shown), "the file cannot be written"))
 	}
-	if err := w.stillSame(t); err != nil {
+	if err := recheck(t); err != nil {
 		return err
 	}
 	if err := sysRenameAt(t.dirfd, tmp, t.base()); err != nil {
