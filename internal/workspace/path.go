@@ -123,21 +123,17 @@ func (w *Workspace) checkWrite(real, shownRel string) error {
 }
 
 // protectedName reports whether h, writable by the layers, is protected
-// by name, judged from the deepest writable root that holds it: a write
-// granted at exactly h (an approval, an operator's entry) reopens it, as a
-// layer reopens a protected path; a broader grant never does.
+// by name. A write layer at exactly h (an approval, an operator's entry)
+// reopens it, as a layer reopens a protected path; a broader grant never
+// does.
 func (w *Workspace) protectedName(h string) bool {
 	h = policy.Clean(h)
-	deepest := ""
-	for _, r := range w.pol.WritableRoots().Roots {
-		if r = policy.Clean(r); policy.Contains(r, h) && len(r) > len(deepest) {
-			deepest = r
+	for _, l := range w.pol.Layers {
+		if l.Access == policy.Write && policy.Clean(l.Path) == h {
+			return false
 		}
 	}
-	if deepest == "" || deepest == h {
-		return false
-	}
-	return w.pol.Names.Match(strings.TrimPrefix(h, deepest+"/")).Protected()
+	return w.pol.ProtectedByName(h)
 }
 
 // modelRoots shows the writable roots the model can name: those beneath

@@ -197,3 +197,25 @@ func TestRemove(t *testing.T) {
 		})
 	}
 }
+
+// TestProtectedNameReopenedOnlyExactly: a write granted at exactly a
+// protected name (an approval) reopens it; a broader grant never does.
+func TestProtectedNameReopenedOnlyExactly(t *testing.T) {
+	f := newFixture(t)
+	pol := policyFor(f.root, policy.WorkspaceWrite)
+	pol.Layers = append(pol.Layers,
+		policy.Layer{Path: f.root + "/sub/.envrc", Access: policy.Write, Origin: policy.FromApproval},
+		policy.Layer{Path: f.root + "/granted", Access: policy.Write, Origin: policy.FromDeployment})
+	policy.SortLayers(pol.Layers)
+	w := open(t, pol, false)
+	for path, want := range map[string]outcome.Kind{
+		"sub/.envrc":         outcome.OK,
+		"other/.envrc":       outcome.DeniedByPolicy,
+		"granted/.envrc":     outcome.DeniedByPolicy,
+		"granted/pre-commit": outcome.DeniedByPolicy,
+		"granted/ok.txt":     outcome.OK,
+	} {
+		_, err := w.WriteFile(path, []byte("x"))
+		wantKind(t, path, err, want)
+	}
+}
