@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -36,7 +37,7 @@ func TestConcurrentWritesAreAtomic(t *testing.T) {
 			}
 		}()
 	}
-	reads := 0
+	var reads atomic.Int64
 	var rwg sync.WaitGroup
 	for range 3 {
 		rwg.Add(1)
@@ -55,7 +56,7 @@ func TestConcurrentWritesAreAtomic(t *testing.T) {
 					if len(r.body) != 256<<10 || (bytes.Count(r.body, r.body[:1]) != len(r.body)) {
 						t.Errorf("torn read: %d bytes", len(r.body))
 					}
-					reads++
+					reads.Add(1)
 				default:
 					t.Errorf("GET: %d %s", r.status, r.body)
 				}
@@ -66,5 +67,5 @@ func TestConcurrentWritesAreAtomic(t *testing.T) {
 	close(stop)
 	rwg.Wait()
 	f.checkNoTemp(t)
-	t.Logf("%d whole reads during 60 writes and deletes", reads)
+	t.Logf("%d whole reads during 60 writes and deletes", reads.Load())
 }
