@@ -64,6 +64,27 @@
 // time guard — is named in a scope-limited outcome, never dropped
 // silently.
 //
+// Writes (and removals) are also refused on names protected at any depth
+// of a writable root (policy.MatchProtectedName: .envrc, .git/hooks/*,
+// .git/config, a hook name, …; denied-by-policy with Reason
+// "protected-name"): no layer holds them, and the backends' seccomp guard
+// covers only commands, not this in-process fence.
+//
+// # For a file server
+//
+// Open streams a regular file through the same checks as ReadFile (no
+// bound: the caller copies, never holds). ReadDir lists one directory with
+// sizes, modes and times, showing a link as what it leads to only when
+// that stays inside and is readable, bounded and said so (scope-limited).
+// WriteStream is WriteFile from a reader with the caller's permission bits
+// and a required byte bound (over-budget; the old file stays); the name as
+// given is checked before any parent is made. Remove never follows a final
+// link, refuses a non-empty directory unless recursive (invalid-arguments,
+// DetailNotEmpty) and the root itself (DetailRoot; recursive empties it),
+// and for a tree checks every name first and removes nothing when one is
+// refused, then removes depth first with directories opened O_NOFOLLOW
+// beneath their parent's descriptor, checking each name again.
+//
 // # The check-then-use race
 //
 // Every decision is made on a descriptor and every use goes through that
@@ -110,4 +131,8 @@
 //   - Binary detection is a heuristic (a NUL, or more than 5% invalid UTF-8
 //     in the first 8 KiB).
 //   - Not supported outside Linux: New returns ErrUnsupported.
+//   - Remove: a name planted between a tree's check pass and its removal
+//     pass stops the removal there, with what came before it removed; a
+//     tree deeper than 512 levels or a directory of more than 2^20 names
+//     is refused.
 package workspace

@@ -17,6 +17,10 @@ const (
 	ReasonTooLong  = "too-long"              // the kernel refused the name's length
 )
 
+// ReasonProtectedName is the Reason of a denied-by-policy write refused
+// because the name is protected at any depth (policy.MatchProtectedName).
+const ReasonProtectedName = "protected-name"
+
 // clean turns a model path into a clean relative path. A path under the
 // mount path ("/workspace/src/a.go") is accepted and made relative first;
 // every other absolute path is left for pathrule to refuse.
@@ -101,6 +105,12 @@ func (w *Workspace) checkRead(real, shownRel string) error {
 func (w *Workspace) checkWrite(real, shownRel string) error {
 	h := w.host(real)
 	if w.pol.AccessAt(h) == policy.Write {
+		// Names protected at any depth (.envrc, .git/hooks, a hook name)
+		// have no layer: the backends' guards hold them for commands, and
+		// this fence must hold them for its own writes.
+		if w.protectedName(h) {
+			return fail(outcome.Outcome{Kind: outcome.DeniedByPolicy, Path: w.model(shownRel), Axis: "write", Reason: ReasonProtectedName})
+		}
 		return nil
 	}
 	roots := w.pol.WritableRoots().Roots
@@ -110,6 +120,20 @@ func (w *Workspace) checkWrite(real, shownRel string) error {
 		}
 	}
 	return fail(outcome.Outcome{Kind: outcome.OutsideWriteRoot, Path: w.model(shownRel), WriteRoots: w.modelRoots(roots)})
+}
+
+// protectedName reports whether h, writable by the layers, is protected
+// by name. A write layer at exactly h (an approval, an operator's entry)
+// reopens it, as a layer reopens a protected path; a broader grant never
+// does.
+func (w *Workspace) protectedName(h string) bool {
+	h = policy.Clean(h)
+	for _, l := range w.pol.Layers {
+		if l.Access == policy.Write && policy.Clean(l.Path) == h {
+			return false
+		}
+	}
+	return w.pol.ProtectedByName(h)
 }
 
 // modelRoots shows the writable roots the model can name: those beneath
@@ -126,4 +150,24 @@ func (w *Workspace) modelRoots(roots []string) []string {
 		out = append(out, w.model(rel))
 	}
 	return out
+}
+
+// readable reports whether a listing may show or enter rel. A denied
+// subtree is hidden, unless a narrower layer inside it grants read. (The
+// walks decide per directory through policy.Tree; a one-directory listing
+// asks the policy directly.)
+func (w *Workspace) readable(rel string, dir bool) bool {
+	h := w.host(rel)
+	if w.pol.AccessAt(h) >= policy.Read {
+		return true
+	}
+	if !dir {
+		return false
+	}
+	for _, l := range w.pol.Layers {
+		if l.Access >= policy.Read && policy.Contains(h, l.Path) && policy.Clean(l.Path) != policy.Clean(h) {
+			return true
+		}
+	}
+	return false
 }

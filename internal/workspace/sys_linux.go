@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -480,3 +482,43 @@ func isNameLong(err error) bool { return errors.Is(err, unix.ENAMETOOLONG) }
 const supported = true
 
 var errLoop error = unix.ELOOP
+
+// sysOpenDirAt opens the directory name in dirfd for reading entries,
+// never following a link in its place.
+func sysOpenDirAt(dirfd int, name string) (int, error) {
+	return openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+}
+
+// sysReadNames reads the names in an open directory from its start, at
+// most max; more reports that there were others.
+func sysReadNames(fd int, max int) (names []string, more bool, err error) {
+	dup, err := unix.Dup(fd)
+	if err != nil {
+		return nil, false, err
+	}
+	f := os.NewFile(uintptr(dup), "dir")
+	defer f.Close()
+	if _, err := f.Seek(0, 0); err != nil {
+		return nil, false, err
+	}
+	names, err = f.Readdirnames(max + 1)
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	if len(names) > max {
+		return names[:max], true, err
+	}
+	return names, false, err
+}
+
+// sysUnlinkAtErr removes name in dirfd (a directory with dir), never
+// following a link.
+func sysUnlinkAtErr(dirfd int, name string, dir bool) error {
+	flags := 0
+	if dir {
+		flags = unix.AT_REMOVEDIR
+	}
+	return retry(func() error { return unix.Unlinkat(dirfd, name, flags) })
+}
+
+func isNotEmpty(err error) bool { return errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) }

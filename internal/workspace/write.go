@@ -171,9 +171,21 @@ func (w *Workspace) makeParents(dir, shown string) (int, string, error) {
 	return curFd, curReal, nil
 }
 
-// replace writes content beside the target and renames it over the name.
-// The temp file is removed on every failure.
+// replace writes content beside the target and renames it over the name,
+// keeping the permission bits of the file it replaces (0644 for a new one).
 func (w *Workspace) replace(t target, content []byte) error {
+	perm := fs.FileMode(0o644)
+	if t.exists {
+		perm = t.st.mode.Perm() // set-id bits are dropped on purpose
+	}
+	return w.replaceWith(t, perm, w.stillSame, func(fd int) error { return sysWrite(fd, content) })
+}
+
+// replaceWith fills a temp file beside the target with fill, gives it perm,
+// fsyncs it and renames it over the name after recheck accepted what the
+// name holds now. The temp file is removed on every failure; a fill error
+// that is a *Error is returned as it is.
+func (w *Workspace) replaceWith(t target, perm fs.FileMode, recheck func(target) error, fill func(fd int) error) error {
 	tmp := tempName()
 	fd, err := sysCreateTemp(t.dirfd, tmp)
 	if err != nil {
@@ -185,16 +197,18 @@ func (w *Workspace) replace(t target, content []byte) error {
 			sysUnlinkAt(t.dirfd, tmp)
 		}
 	}()
-	perm := fs.FileMode(0o644)
-	if t.exists {
-		perm = t.st.mode.Perm() // set-id bits are dropped on purpose
+	err = fill(fd)
+	if err == nil {
+		err = syncedPerm(fd, perm)
 	}
-	err = writeSynced(fd, content, perm)
 	sysClose(fd)
+	if _, ok := OutcomeOf(err); ok {
+		return err
+	}
 	if err != nil {
 		return fail(ioFailure(w.model(t.shown), "the file cannot be written"))
 	}
-	if err := w.stillSame(t); err != nil {
+	if err := recheck(t); err != nil {
 		return err
 	}
 	if err := sysRenameAt(t.dirfd, tmp, t.base()); err != nil {
@@ -207,10 +221,9 @@ func (w *Workspace) replace(t target, content []byte) error {
 	return nil
 }
 
-func writeSynced(fd int, content []byte, perm fs.FileMode) error {
-	if err := sysWrite(fd, content); err != nil {
-		return err
-	}
+// syncedPerm sets the bits after the contents are written (a mode without
+// owner write must not stop the write) and makes the file durable.
+func syncedPerm(fd int, perm fs.FileMode) error {
 	if err := sysFchmod(fd, perm); err != nil {
 		return err
 	}

@@ -1,0 +1,145 @@
+//go:build linux
+
+package deploy
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ringfence/ringfence/internal/testenv"
+)
+
+// TestImage builds the image from ../Containerfile with podman, offline,
+// from binaries this test builds, and runs it the way the SandboxTemplate
+// does (non-root, read-only root, /tmp an empty scratch): the image starts,
+// and `ringfence doctor` inside says which backend it picks under the
+// runtime's default seccomp profile and under a Docker-like one that
+// refuses new namespaces (docs/kubernetes.md's table).
+func TestImage(t *testing.T) {
+	for _, tool := range []string{"podman", "runc"} {
+		_, err := exec.LookPath(tool)
+		testenv.Need(t, tool, err)
+	}
+	ctx := t.TempDir()
+	for bin, pkg := range map[string]string{"ringfence": "../cmd/ringfence", "healthcheck": "./healthcheck"} {
+		build := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(ctx, bin), pkg)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	copyFile(t, "../Containerfile", filepath.Join(ctx, "Containerfile"))
+	copyFile(t, "../.containerignore", filepath.Join(ctx, ".containerignore"))
+	tag := fmt.Sprintf("localhost/ringfence-image-test:%d", os.Getpid())
+	podman(t, "build", "--pull=never", "--network=none", "-q", "-f", filepath.Join(ctx, "Containerfile"), "-t", tag, ctx)
+	t.Cleanup(func() { _ = exec.Command("podman", "rmi", "-f", tag).Run() })
+
+	var cfg []struct {
+		Config struct {
+			User       string
+			Entrypoint []string
+			Cmd        []string
+			Env        []string
+		}
+		RootFS struct{ Layers []string }
+	}
+	must(t, json.Unmarshal([]byte(podman(t, "image", "inspect", tag)), &cfg))
+	c := cfg[0].Config
+	if c.User != "65532:65532" || strings.Join(c.Entrypoint, " ") != "/ringfence" ||
+		strings.Join(c.Cmd, " ") != "serve --root-dir /workspace" || len(cfg[0].RootFS.Layers) != 2 {
+		t.Errorf("image config: %+v, %d layers", c, len(cfg[0].RootFS.Layers))
+	}
+
+	run := func(extra ...string) string {
+		args := []string{"run", "--rm", "--runtime", "runc", "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096",
+			"--network", "none", "--read-only", "--tmpfs", "/tmp:rw,mode=1777"}
+		return podman(t, append(append(args, extra...), tag, "doctor")...)
+	}
+	out := run()
+	if !strings.Contains(out, "auto backend     linux") {
+		t.Errorf("default profile: doctor does not pick linux:\n%s", out)
+	}
+	t.Logf("doctor, default profile:\n%s", out)
+	out = run("--security-opt", "seccomp="+noNamespacesProfile(t))
+	t.Logf("doctor, no namespaces:\n%s", out)
+	if !strings.Contains(out, "auto backend     landlock") {
+		t.Errorf("Docker-like profile: doctor does not pick landlock:\n%s", out)
+	}
+	// The probe in the image answers 1 when nothing serves /v1/health.
+	probe := exec.Command("podman", "run", "--rm", "--runtime", "runc", "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096",
+		"--network", "none", "--entrypoint", "/healthcheck", tag)
+	if err := probe.Run(); err == nil {
+		t.Error("healthcheck succeeded with no server")
+	} else if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("healthcheck: %v", err)
+	}
+}
+
+func podman(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("podman", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("podman %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	must(t, err)
+	must(t, os.WriteFile(to, b, 0o644))
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// noNamespacesProfile is the runtime's default seccomp profile changed the
+// way Docker's default (and Kubernetes' RuntimeDefault without
+// CAP_SYS_ADMIN) is: no new namespaces. The same construction as
+// internal/containertest's, which a test package cannot import.
+func noNamespacesProfile(t *testing.T) string {
+	t.Helper()
+	const base = "/usr/share/containers/seccomp.json"
+	raw, err := os.ReadFile(base)
+	testenv.Need(t, "the container runtime's seccomp profile "+base, err)
+	var prof map[string]any
+	must(t, json.Unmarshal(raw, &prof))
+	banned := map[string]bool{"unshare": true, "setns": true, "clone": true, "clone3": true}
+	var rules []any
+	for _, r := range prof["syscalls"].([]any) {
+		rule := r.(map[string]any)
+		var names []any
+		for _, n := range rule["names"].([]any) {
+			if !banned[n.(string)] {
+				names = append(names, n)
+			}
+		}
+		if len(names) > 0 {
+			rule["names"] = names
+			rules = append(rules, rule)
+		}
+	}
+	const cloneNewMask = 0x7E020000 // CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET
+	rules = append(rules,
+		map[string]any{"names": []string{"clone"}, "action": "SCMP_ACT_ALLOW",
+			"args": []map[string]any{{"index": 0, "value": cloneNewMask, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}}},
+		map[string]any{"names": []string{"clone3"}, "action": "SCMP_ACT_ERRNO", "errnoRet": 38},
+		map[string]any{"names": []string{"unshare", "setns"}, "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
+	)
+	prof["syscalls"] = rules
+	out, err := json.Marshal(prof)
+	must(t, err)
+	file := filepath.Join(t.TempDir(), "no-namespaces.json")
+	must(t, os.WriteFile(file, out, 0o644))
+	return file
+}
