@@ -91,6 +91,7 @@ func TestCheckCwd(t *testing.T) {
 	}
 }
 
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
