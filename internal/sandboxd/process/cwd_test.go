@@ -91,7 +91,6 @@ func TestCheckCwd(t *testing.T) {
 	}
 }
 
-
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
