@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +27,8 @@ type harness struct {
 	srv  *Server
 	c    pb.ProcessServiceClient
 	gs   *grpc.Server
+	// close tears everything down (also at the test's end); safe twice.
+	close func()
 }
 
 func newHarness(t *testing.T, mutate ...func(*policy.Defaults)) *harness {
@@ -39,9 +42,9 @@ func newHarness(t *testing.T, mutate ...func(*policy.Defaults)) *harness {
 	if err != nil {
 		testenv.Need(t, "the linux backend", err)
 	}
-	t.Cleanup(func() { sb.Close() })
 	srv, err := New(Options{Sandbox: sb, Root: root, MountPath: "/workspace"})
 	if err != nil {
+		sb.Close()
 		testenv.Need(t, "the linux backend", err)
 	}
 	if err := srv.Warm(context.Background()); err != nil {
@@ -58,12 +61,17 @@ func newHarness(t *testing.T, mutate ...func(*policy.Defaults)) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		conn.Close()
-		srv.Shutdown(context.Background(), time.Second)
-		gs.Stop()
-	})
-	return &harness{root: root, srv: srv, c: pb.NewProcessServiceClient(conn), gs: gs}
+	var once sync.Once
+	closeAll := func() {
+		once.Do(func() {
+			conn.Close()
+			srv.Shutdown(context.Background(), time.Second)
+			gs.Stop()
+			sb.Close()
+		})
+	}
+	t.Cleanup(closeAll)
+	return &harness{root: root, srv: srv, c: pb.NewProcessServiceClient(conn), gs: gs, close: closeAll}
 }
 
 func ctxT(t *testing.T) context.Context {
