@@ -298,6 +298,12 @@ func TestServeListenRules(t *testing.T) {
 			t.Errorf("serve %v: exit %d, want %d (%s)", args, code, exitUsage, errOut)
 		}
 	}
+	// A backend without sessions cannot serve processes: refused at start,
+	// with the reason, never a server that fails every call.
+	code, _, errOut := cli(t, "", "", "serve", "--root-dir", root, "--grpc-port", "0", "--rest-port", "0", "--backend", "landlock")
+	if code != exitUnavailable || !strings.Contains(errOut, "needs the linux backend") {
+		t.Errorf("serve --backend landlock: exit %d: %s", code, errOut)
+	}
 	// With a token, any interface: every call needs it, but /v1/health.
 	tok := filepath.Join(t.TempDir(), "token")
 	must(t, os.WriteFile(tok, []byte("0123456789abcdef0123456789abcdef\n"), 0o600))

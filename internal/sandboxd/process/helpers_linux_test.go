@@ -31,7 +31,7 @@ type harness struct {
 	close func()
 }
 
-func newHarness(t *testing.T, mutate ...func(*policy.Defaults)) *harness {
+func newHarness(t testing.TB, mutate ...func(*policy.Defaults)) *harness {
 	t.Helper()
 	root := t.TempDir()
 	d := policy.AgentDefaults()
