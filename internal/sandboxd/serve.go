@@ -86,7 +86,16 @@ func Serve(ctx context.Context, c Config) error {
 	if c.Token != "" {
 		h = restAuth(c.Token, h)
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: c.IdleTimeout, TLSConfig: c.TLS}
+	restTLS := c.TLS
+	if c.TLS != nil && c.TLS.ClientAuth == tls.RequireAndVerifyClientCert {
+		// The kubelet's readiness probe presents no certificate: the REST
+		// port asks for one, verifies any given, and requires it on every
+		// request but /v1/health.
+		restTLS = c.TLS.Clone()
+		restTLS.ClientAuth = tls.VerifyClientCertIfGiven
+		h = restClientCert(h)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: c.IdleTimeout, TLSConfig: restTLS}
 
 	errc := make(chan error, 2)
 	go func() {
@@ -219,6 +228,20 @@ func restAuth(token string, next http.Handler) http.Handler {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
 			_, _ = io.WriteString(w, `{"code":"UNAUTHENTICATED","message":"a bearer token is required"}`+"\n")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// restClientCert requires a verified client certificate on every request
+// but the health probe.
+func restClientCert(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/health" && (r.TLS == nil || len(r.TLS.VerifiedChains) == 0) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, `{"code":"UNAUTHENTICATED","message":"a client certificate is required"}`+"\n")
 			return
 		}
 		next.ServeHTTP(w, r)
