@@ -39,7 +39,8 @@
 // background server started by one call answers the next on the session's
 // loopback, and /tmp persists between calls. A Process has stdin (Write,
 // CloseStdin), a bounded Ring per stream saying how much it dropped, an
-// optional terminal (Resize), Signal (to its process group) and Wait,
+// optional terminal (Resize; opened by the init in the sandbox's own devpts,
+// so it is /dev/pts/N inside and no host terminal is involved), Signal (to its process group) and Wait,
 // which classifies and narrates exactly as Exec. A Cmd whose own Request
 // resolves to a policy other than the session's (narrowed, or widened by
 // an approval) is refused with ErrSessionPolicy and never runs in the
@@ -59,7 +60,6 @@
 // kept (its most recent OutputKept bytes), never stopped for flooding as a
 // one-shot run is, and output a background child writes to a stream it
 // inherited lands in its starter's ring; a single-call approval given in
-// Cmd.Request is spent even when Start refuses it; a terminal process sees
-// no /dev/console; the Local's own private temp dir outlives a SIGKILL of
+// Cmd.Request is spent even when Start refuses it; the Local's own private temp dir outlives a SIGKILL of
 // ringfence, sessions or not.
 package ringfence

@@ -172,8 +172,12 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 	s.mu.Unlock()
 	child, err := p.openIO(c)
 	if err == nil {
-		err = s.send(&initproc.ControlMsg{Op: initproc.OpStart, ID: p.ID, Argv: c.Argv,
-			Env: withEnv(s.env, c.Env), Dir: dir}, child)
+		m := &initproc.ControlMsg{Op: initproc.OpStart, ID: p.ID, Argv: c.Argv,
+			Env: withEnv(s.env, c.Env), Dir: dir}
+		if c.Terminal != nil {
+			m.Terminal = winsize(*c.Terminal)
+		}
+		err = s.send(m, child)
 	}
 	for _, f := range child {
 		f.Close()
@@ -208,22 +212,27 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 // 1 and 2), to be passed to the init and closed here.
 func (p *Process) openIO(c Cmd) ([]*os.File, error) {
 	if c.Terminal != nil {
-		master, slave, err := openSessionPTY()
+		// The terminal itself is opened by the init, in the view's own
+		// devpts (initproc: startOnTerminal); here are the pipes it
+		// relays: input to it, its output back (its one stream).
+		inP, inC, err := pipeEnds(true) // parent writes, child reads
 		if err != nil {
 			return nil, err
 		}
-		if err := resizeTerminal(master, *c.Terminal); err != nil {
-			master.Close()
-			slave.Close()
+		outR, outW, err := pipeEnds(false)
+		if err != nil {
+			closeFiles(inP, inC)
 			return nil, err
 		}
-		p.terminal, p.stdin = master, master
-		p.copyOut(copySpec{master, p.Stdout, c.Stdout})
+		p.terminal, p.stdin = true, inP
 		if c.Stdin != nil {
-			go func() { _, _ = io.Copy(master, c.Stdin) }()
+			go func() { _, _ = io.Copy(inP, c.Stdin) }()
 		}
-		go func() { <-p.done; p.drainThenClose(master) }()
-		return []*os.File{slave, slave, slave}, nil
+		p.mu.Lock()
+		p.closeOnEnd = inP
+		p.mu.Unlock()
+		p.copyOut(copySpec{outR, p.Stdout, c.Stdout})
+		return []*os.File{inC, outW, outW}, nil
 	}
 	var ends [3][2]*os.File // [i][0] the parent's end, [i][1] the child's
 	for i := range ends {
@@ -286,9 +295,7 @@ func (p *Process) copyOut(specs ...copySpec) {
 		}
 		go func() {
 			_, _ = io.Copy(w, c.r) // a terminal's master reads EIO once the slave is gone
-			if p.terminal != c.r {
-				c.r.Close()
-			}
+			c.r.Close()
 			if p.outLeft.Add(-1) == 0 {
 				close(p.outDone)
 			}
@@ -301,18 +308,6 @@ func (p *Process) copyOut(specs ...copySpec) {
 type liveWriter struct{ w io.Writer }
 
 func (l liveWriter) Write(b []byte) (int, error) { _, _ = l.w.Write(b); return len(b), nil }
-
-// drainThenClose closes a terminal's master once its output is read or
-// the grace has passed (a background child may hold the slave open).
-func (p *Process) drainThenClose(master *os.File) {
-	t := time.NewTimer(drainGrace)
-	defer t.Stop()
-	select {
-	case <-p.outDone:
-	case <-t.C:
-	}
-	master.Close()
-}
 
 func closeFiles(fs ...*os.File) {
 	for _, f := range fs {
@@ -342,6 +337,19 @@ func (s *Session) send(m *initproc.ControlMsg, files []*os.File) error {
 	default:
 	}
 	return unix.Sendmsg(int(s.sys.ctl.Fd()), b, oob, nil, unix.MSG_NOSIGNAL)
+}
+
+// resize sets the window size of process id's terminal (in the init).
+func (s *Session) resize(id uint64, size WindowSize) error {
+	return s.send(&initproc.ControlMsg{Op: initproc.OpResize, ID: id, Terminal: winsize(size)}, nil)
+}
+
+// winsize is size, 24x80 when either side is zero.
+func winsize(size WindowSize) *initproc.Winsize {
+	if size.Rows == 0 || size.Cols == 0 {
+		size = WindowSize{Rows: 24, Cols: 80}
+	}
+	return &initproc.Winsize{Rows: size.Rows, Cols: size.Cols}
 }
 
 func (s *Session) signal(id uint64, sig syscall.Signal) error {
@@ -587,31 +595,4 @@ func (s *Session) end(why error) {
 			}
 		}
 	}()
-}
-
-// openSessionPTY opens a new pseudo-terminal pair, the slave reached from
-// the master (TIOCGPTPEER), never by a path; both close-on-exec.
-func openSessionPTY() (master, slave *os.File, err error) {
-	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, nil, fmt.Errorf("opening a pseudo-terminal: %w", err)
-	}
-	master = os.NewFile(uintptr(m), "ptmx")
-	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
-		master.Close()
-		return nil, nil, fmt.Errorf("unlocking the pseudo-terminal: %w", err)
-	}
-	sfd, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(m), unix.TIOCGPTPEER, uintptr(unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC))
-	if errno != 0 {
-		master.Close()
-		return nil, nil, fmt.Errorf("opening the pseudo-terminal's peer: %w", errno)
-	}
-	return master, os.NewFile(sfd, "pts"), nil
-}
-
-func resizeTerminal(master *os.File, size WindowSize) error {
-	if size.Rows == 0 || size.Cols == 0 {
-		size = WindowSize{Rows: 24, Cols: 80}
-	}
-	return unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: size.Rows, Col: size.Cols})
 }

@@ -337,7 +337,7 @@ except Exception as e:
 
 // The same sessions for a caller that is not root.
 func TestSessionAsNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^(TestSessionRunsAndClassifies|TestSessionTmpAndBackgroundServerPersist|TestSessionStdinDrivesShellRead|TestSessionPTYSeesResize|TestSessionInitSurvivesSignalsFromInside|TestSessionRefusesOtherPolicies)$")
+	inittest.RerunAsNonRoot(t, "^(TestSessionRunsAndClassifies|TestSessionTmpAndBackgroundServerPersist|TestSessionStdinDrivesShellRead|TestSessionPTYSeesResize|TestSessionPTYIsTheViewsOwn|TestSessionInitSurvivesSignalsFromInside|TestSessionRefusesOtherPolicies)$")
 }
 
 // A backend without sessions never starts one (nor anything else).
@@ -364,5 +364,30 @@ func TestSessionNeedsTheLinuxBackend(t *testing.T) {
 	l := newLocal(t, Config{Backend: "linux", Defaults: d})
 	if _, err := l.Session(context.Background(), policy.Request{}); !errors.Is(err, ErrSessionUnsupported) {
 		t.Fatalf("danger-full-access: %v", err)
+	}
+}
+
+// A terminal process's terminal is the view's own: opened by the init in
+// the sandbox's private devpts, so ttyname names it (/dev/pts/N inside)
+// and the host's terminals are neither used nor visible.
+func TestSessionPTYIsTheViewsOwn(t *testing.T) {
+	_, s := newSession(t)
+	res := runIn(t, s, Cmd{Argv: []string{"/bin/sh", "-c", "stty size && tty && ls /dev/pts"},
+		Terminal: &WindowSize{Rows: 24, Cols: 80}})
+	lines := strings.Fields(strings.ReplaceAll(res.Stdout, "\r", ""))
+	if res.Kind != KindSuccess || len(lines) < 4 || lines[0] != "24" || lines[1] != "80" ||
+		!strings.HasPrefix(lines[2], "/dev/pts/") {
+		t.Fatalf("%s: %q %q", res.Kind, res.Stdout, res.Stderr)
+	}
+	// Only the sandbox's own terminals (and its multiplexer) are listed.
+	for _, n := range lines[3:] {
+		if n != "ptmx" && "/dev/pts/"+n != lines[2] {
+			t.Errorf("/dev/pts inside shows %q besides the process's own %s", n, lines[2])
+		}
+	}
+	// Control: without a terminal, tty says so (the check can fail).
+	res = runIn(t, s, Cmd{Argv: []string{"/bin/sh", "-c", "tty"}})
+	if res.Kind == KindSuccess || !strings.Contains(res.Stdout, "not a tty") {
+		t.Fatalf("tty without a terminal: %s %q", res.Kind, res.Stdout)
 	}
 }

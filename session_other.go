@@ -4,7 +4,6 @@ package ringfence
 
 import (
 	"context"
-	"os"
 	"syscall"
 
 	"github.com/ringfence/ringfence/internal/confine"
@@ -32,4 +31,4 @@ func (s *Session) Close() error { return nil }
 
 func (s *Session) signal(uint64, syscall.Signal) error { return ErrSessionUnsupported }
 
-func resizeTerminal(*os.File, WindowSize) error { return ErrSessionUnsupported }
+func (s *Session) resize(uint64, WindowSize) error { return ErrSessionUnsupported }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -21,8 +20,8 @@ type Process struct {
 	s     *Session
 	begin time.Time
 
-	stdin    io.WriteCloser // the pipe, or the terminal's master
-	terminal *os.File       // the terminal's master, or nil
+	stdin    io.WriteCloser // the pipe (to the terminal, with one)
+	terminal bool           // it runs on a terminal the init opened and relays
 	Stdout   *Ring          // recent output (a terminal's all lands here)
 	Stderr   *Ring
 
@@ -72,8 +71,8 @@ func (p *Process) Write(b []byte) (int, error) {
 // CloseStdin ends the process's input: its stdin pipe is closed, or, on a
 // terminal, end-of-file (Ctrl-D) is typed.
 func (p *Process) CloseStdin() error {
-	if p.terminal != nil {
-		_, err := p.terminal.Write([]byte{4})
+	if p.terminal {
+		_, err := p.stdin.Write([]byte{4})
 		return err
 	}
 	if p.stdin == nil {
@@ -94,10 +93,13 @@ func (p *Process) Signal(sig syscall.Signal) error {
 // Resize changes the process's terminal size; the kernel tells its
 // foreground group (SIGWINCH).
 func (p *Process) Resize(size WindowSize) error {
-	if p.terminal == nil {
+	if !p.terminal {
 		return errors.New("ringfence: the process has no terminal")
 	}
-	return resizeTerminal(p.terminal, size)
+	if !p.Running() {
+		return errors.New("ringfence: the process is not running")
+	}
+	return p.s.resize(p.ID, size)
 }
 
 // drainGrace is how long Wait still reads output once the process ended:

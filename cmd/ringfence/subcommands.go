@@ -15,6 +15,7 @@ func subcommands() []*cobra.Command {
 		newRunCmd(),
 		newShellCmd(), // shell.go
 		newMCPCmd(),
+		newServeCmd(), // serve.go: the agent-sandbox runtime API
 		newAuditCmd(),
 		newClassifyCmd(),
 		newPolicyCmd(),

@@ -103,7 +103,14 @@
 // "start" carries the argv, environment and working directory (checked by
 // DecodeRequest: an id, a program, an absolute directory, no NUL) and,
 // with SCM_RIGHTS, the descriptors that become the command's 0, 1 and 2
-// (pipes, or one terminal's slave: it then leads a session on it). The
+// (pipes). A start with a Terminal size instead runs the command on a new
+// pseudo-terminal the init opens in the view's own devpts
+// (session_pty_linux.go: /dev/pts/ptmx, opened off the main thread, whose
+// write guard could not read a non-dumpable init's memory, and checked to
+// be the devpts multiplexer 5:2 with no link followed), so ttyname names it
+// inside and no host terminal is involved; the init relays the first
+// passed descriptor to its input and its output to the second, and
+// "resize" sets its window size (SIGWINCH to its foreground group). The
 // init forks and executes it from its main thread — the thread holding
 // the Landlock domain (before ABI 8) and the seccomp filters — so every
 // command gets exactly a one-shot command's confinement; it leads a

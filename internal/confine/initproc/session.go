@@ -24,6 +24,7 @@ import (
 const (
 	OpStart  = "start"  // fork+exec Argv with the three descriptors passed
 	OpSignal = "signal" // send Sig to process ID's group
+	OpResize = "resize" // set the window size of process ID's terminal
 )
 
 // Kinds of a control report (init → supervisor) beyond the status kinds
@@ -43,9 +44,21 @@ type ControlMsg struct {
 	Env  []string `json:"env,omitempty"`
 	Dir  string   `json:"dir,omitempty"`
 	Sig  int      `json:"sig,omitempty"`
+	// Terminal, on a start, runs the command on a new pseudo-terminal of
+	// the view's own devpts (so ttyname names it, /dev/pts/N inside the
+	// sandbox, and no host terminal is ever the command's): the init
+	// relays the first descriptor passed to its input and its output to
+	// the second. On a resize it is the new size.
+	Terminal *Winsize `json:"terminal,omitempty"`
 	// Kind and Event are the init's report about process ID.
 	Kind  string        `json:"kind,omitempty"`
 	Event *status.Event `json:"event,omitempty"`
+}
+
+// Winsize is a terminal's size.
+type Winsize struct {
+	Rows uint16 `json:"rows"`
+	Cols uint16 `json:"cols"`
 }
 
 // ControlFD is the descriptor the session init's control socket is on:
@@ -76,6 +89,9 @@ func DecodeRequest(b []byte) (*ControlMsg, error) {
 		if len(m.Argv) == 0 || m.Argv[0] == "" {
 			return nil, errors.New("control: empty argv")
 		}
+		if t := m.Terminal; t != nil && (t.Rows == 0 || t.Cols == 0) {
+			return nil, errors.New("control: terminal without a size")
+		}
 		if m.Dir == "" || m.Dir[0] != '/' {
 			return nil, errors.New("control: working directory must be absolute")
 		}
@@ -89,6 +105,10 @@ func DecodeRequest(b []byte) (*ControlMsg, error) {
 	case OpSignal:
 		if m.Sig <= 0 || m.Sig >= 65 {
 			return nil, fmt.Errorf("control: bad signal %d", m.Sig)
+		}
+	case OpResize:
+		if m.Terminal == nil || m.Terminal.Rows == 0 || m.Terminal.Cols == 0 {
+			return nil, errors.New("control: resize without a size")
 		}
 	default:
 		return nil, fmt.Errorf("control: unknown op %q", m.Op)

@@ -22,6 +22,7 @@ type sessionInit struct {
 	mu      sync.Mutex    // held across fork+register, so a reap finds its id
 	byPid   map[int]uint64
 	running map[uint64]int
+	ptys    map[uint64]*os.File // the master of each terminal process, while its output flows
 }
 
 // serveSession runs on the init's main (locked, confined) thread: every
@@ -52,7 +53,7 @@ func serveSession(spec *Spec, st *os.File) int {
 	// and signal goroutines would wait for sysmon to retake it (up to
 	// 10 ms). A second P lets them run at once.
 	runtime.GOMAXPROCS(2)
-	s := &sessionInit{ctl: ControlFD(spec), kids: make(chan struct{}, 1), byPid: map[int]uint64{}, running: map[uint64]int{}}
+	s := &sessionInit{ctl: ControlFD(spec), kids: make(chan struct{}, 1), byPid: map[int]uint64{}, running: map[uint64]int{}, ptys: map[uint64]*os.File{}}
 	if err := status.Write(st, status.Event{Kind: status.Exec}); err != nil {
 		return ExitSetup
 	}
@@ -93,6 +94,9 @@ func (s *sessionInit) serve() {
 		case OpSignal:
 			closeFds(fds)
 			s.signal(m)
+		case OpResize:
+			closeFds(fds)
+			s.resize(m)
 		}
 	}
 }
@@ -102,11 +106,16 @@ func (s *sessionInit) serve() {
 // own (a session on its terminal, when it has one), so Signal reaches what
 // it started too.
 func (s *sessionInit) start(m *ControlMsg, fds []int) {
-	defer closeFds(fds)
 	if len(fds) != 3 {
+		closeFds(fds)
 		s.fail(m.ID, "request", unix.EBADF)
 		return
 	}
+	if m.Terminal != nil {
+		s.startOnTerminal(m, fds)
+		return
+	}
+	defer closeFds(fds)
 	var tty [3]bool
 	for i, fd := range fds {
 		_, err := unix.IoctlGetTermios(fd, unix.TCGETS)

@@ -14,6 +14,11 @@ func TestDecodeRequest(t *testing.T) {
 	}{
 		{"start", `{"op":"start","id":1,"argv":["true"],"dir":"/workspace"}`, true},
 		{"signal", `{"op":"signal","id":1,"sig":15}`, true},
+		{"start on a terminal", `{"op":"start","id":1,"argv":["sh"],"dir":"/","terminal":{"rows":24,"cols":80}}`, true},
+		{"terminal of no size", `{"op":"start","id":1,"argv":["sh"],"dir":"/","terminal":{"rows":0,"cols":80}}`, false},
+		{"resize", `{"op":"resize","id":1,"terminal":{"rows":30,"cols":100}}`, true},
+		{"resize without size", `{"op":"resize","id":1}`, false},
+		{"resize to zero", `{"op":"resize","id":1,"terminal":{"rows":30,"cols":0}}`, false},
 		{"no id", `{"op":"start","argv":["true"],"dir":"/"}`, false},
 		{"empty argv", `{"op":"start","id":1,"argv":[],"dir":"/"}`, false},
 		{"empty program", `{"op":"start","id":1,"argv":[""],"dir":"/"}`, false},
