@@ -111,6 +111,13 @@ func (l *Local) env(extra map[string]string) []string {
 	for k, v := range vars {
 		out = append(out, k+"="+v)
 	}
+	if l.home == nil && l.tempDir != "" {
+		// No home layer (the library's default): home is read-only, so a
+		// cold `go build` or `npm install` would fail writing its cache
+		// there. The toolchain caches go to this sandbox's private temp
+		// dir instead (where the caller set none), gone with Close.
+		out, _ = confine.CacheEnv(out, l.tempDir+"/cache")
+	}
 	sort.Strings(out)
 	return out
 }

@@ -16,7 +16,10 @@ type HomeConfig struct {
 	// to read, writes kept per workspace under StateDir. Off (the library's
 	// default: a library should not write the user's state directory
 	// unasked), home is as the policy says, read-only under the usual
-	// deny-list. The CLI and the MCP server turn it on.
+	// deny-list, and the toolchain cache variables (GOCACHE, XDG_CACHE_HOME,
+	// npm_config_cache, …) point into the sandbox's private temp dir, so a
+	// cold build still works (its cache is gone with Close). The CLI and
+	// the MCP server turn it on.
 	On bool
 	// Dir is the home directory; "" is $HOME (else the user database's).
 	Dir string
