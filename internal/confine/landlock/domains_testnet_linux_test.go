@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/internal/testenv"
-	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
 	"github.com/ringfence/ringfence/policy"
 )
 
