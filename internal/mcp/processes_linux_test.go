@@ -21,7 +21,7 @@ func TestProcessToolsPerMCPSession(t *testing.T) {
 		t.Skip("sessions need the linux backend; this host picked " + e.sb.Backend())
 	}
 	a, b := e.connect(nil), e.connect(nil)
-	r, st := call(t, a, "start_process", map[string]any{"argv": []string{"sleep", "100"}, "yield_ms": 0})
+	r, st := call(t, a, "run_command", map[string]any{"argv": []string{"sleep", "100"}, "yield_ms": 0})
 	wantKind(t, r, st, "ok", false)
 	if !strings.Contains(text(r), "process_id 1 is still running") {
 		t.Fatalf("start: %s", text(r))
@@ -39,14 +39,14 @@ func TestProcessToolsPerMCPSession(t *testing.T) {
 		t.Fatalf("a's process did not survive b's attempts: %s", text(r))
 	}
 	// b's own process 1 is another process.
-	r, _ = call(t, b, "start_process", map[string]any{"argv": []string{"echo", "b-one"}, "yield_ms": 5000})
+	r, _ = call(t, b, "run_command", map[string]any{"argv": []string{"echo", "b-one"}, "yield_ms": 5000})
 	if !strings.Contains(text(r), "process_id 1 ended") || !strings.Contains(text(r), "b-one") {
 		t.Fatalf("b's first process: %s", text(r))
 	}
 	// a's session ends when the server prunes it (a client disconnected,
 	// the next one initialises): its processes end too, as seen from the
 	// host.
-	r, _ = call(t, a, "start_process", map[string]any{"argv": []string{"sleep", marker}, "yield_ms": 0})
+	r, _ = call(t, a, "run_command", map[string]any{"argv": []string{"sleep", marker}, "yield_ms": 0})
 	if !strings.Contains(text(r), "still running") {
 		t.Fatalf("marker: %s", text(r))
 	}
