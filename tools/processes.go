@@ -129,7 +129,8 @@ func init() {
 			return nil
 		}
 		return &spec[stdinArgs]{
-			set: s, tname: "write_stdin",
+			set: s, tname: "write_stdin", title: "Type to a running process", data: dataType[ringfence.ExecResult](),
+			hints: Hints{Destructive: true},
 			desc: "Type chars into a process run_command left running (background or yield_ms) in this session's sandbox over " +
 				s.nc.MountPath + " (a newline is not added), optionally close its input or resize its terminal (rows and cols, " +
 				"tty processes), wait yield_ms for it to answer, and return the output it printed since it was last shown, or its " +
@@ -159,7 +160,8 @@ func init() {
 			return nil
 		}
 		return &spec[listProcArgs]{
-			set: s, tname: "list_processes",
+			set: s, tname: "list_processes", title: "List running processes", data: dataType[ProcessList](),
+			hints: readOnly,
 			desc: "List the processes run_command left running (background or yield_ms) in this session's sandbox over " + s.nc.MountPath +
 				": each one's process_id, whether it still runs or how it ended (exit code or signal), and its command line.",
 			schema: obj(nil, map[string]*prop{}),
@@ -172,7 +174,8 @@ func init() {
 			return nil
 		}
 		return &spec[killArgs]{
-			set: s, tname: "kill_process",
+			set: s, tname: "kill_process", title: "Signal a running process", data: dataType[ringfence.ExecResult](),
+			hints: Hints{Destructive: true},
 			desc: "Send a signal (TERM by default; KILL, INT, HUP, QUIT, USR1, USR2) to a process run_command left running in this " +
 				"session's sandbox over " + s.nc.MountPath + ", and to " +
 				"what it started in its process group; waits up to two seconds and says whether it ended.",
@@ -257,7 +260,7 @@ func (s *Set) writeStdin(ctx context.Context, a *stdinArgs) Result {
 	if a.CloseStdin {
 		_ = e.p.CloseStdin()
 	}
-	return s.yield(ctx, e, time.Duration(a.YieldMs)*time.Millisecond, AuditInfo{}, false)
+	return s.yield(ctx, e, time.Duration(a.YieldMs)*time.Millisecond, AuditInfo{})
 }
 
 func (s *Set) killProcess(ctx context.Context, a *killArgs) Result {
@@ -268,7 +271,7 @@ func (s *Set) killProcess(ctx context.Context, a *killArgs) Result {
 	if e.p.Running() {
 		_ = e.p.Signal(signals[a.Signal])
 	}
-	return s.yield(ctx, e, 2*time.Second, AuditInfo{}, false)
+	return s.yield(ctx, e, 2*time.Second, AuditInfo{})
 }
 
 func (s *Set) listProcesses(_ context.Context, _ *listProcArgs) Result {
@@ -283,25 +286,26 @@ func (s *Set) listProcesses(_ context.Context, _ *listProcArgs) Result {
 	views := make([]ProcessView, 0, len(entries))
 	for _, e := range entries {
 		v := e.view()
+		v.Command = s.scrub(e.summary)
 		views = append(views, v)
-		fmt.Fprintf(&b, "%d\t%s\t%s\n", v.ProcessID, v.State, s.scrub(e.summary))
+		fmt.Fprintf(&b, "%d\t%s\t%s\n", v.ProcessID, v.State, v.Command)
 	}
 	if len(entries) == 0 {
 		b.WriteString("no processes in this session\n")
 	}
-	return Result{Text: b.String(), Outcome: outcome.Outcome{Kind: outcome.OK}, Data: views}
+	return Result{Text: b.String(), Outcome: outcome.Outcome{Kind: outcome.OK}, Data: &ProcessList{Processes: views}}
 }
 
-// ProcessView is a process as the process tools show it (Result.Data of
-// list_processes, and of the other tools while it runs).
+// ProcessList is list_processes' Result.Data.
+type ProcessList struct {
+	Processes []ProcessView `json:"processes"`
+}
+
+// ProcessView is a process as list_processes shows it.
 type ProcessView struct {
 	ProcessID int    `json:"process_id"`
 	State     string `json:"state"` // running | exited N | killed by SIG… | not started
-	Stdout    string `json:"stdout,omitempty"`
-	Stderr    string `json:"stderr,omitempty"`
-	// Lost counts output printed since the last call that was dropped
-	// before it could be shown (only the most recent is kept).
-	Lost int64 `json:"lost,omitempty"`
+	Command   string `json:"command"`
 }
 
 func (e *procEntry) view() ProcessView {
@@ -324,10 +328,9 @@ func (e *procEntry) view() ProcessView {
 
 // yield waits up to d for the process to end (or ctx), then shows what it
 // printed since last shown: its result if it ended, else its output so far
-// and that it runs on. asExec gives the running view run_command's data
-// type (an ExecResult whose Session has the process id) rather than a
-// ProcessView.
-func (s *Set) yield(ctx context.Context, e *procEntry, d time.Duration, audit AuditInfo, asExec bool) Result {
+// and that it runs on — both as an ExecResult whose Session has the
+// process id (one data type for run_command, write_stdin, kill_process).
+func (s *Set) yield(ctx context.Context, e *procEntry, d time.Duration, audit AuditInfo) Result {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -354,21 +357,19 @@ func (s *Set) yield(ctx context.Context, e *procEntry, d time.Duration, audit Au
 	out, next, lostOut := e.p.Stdout.Since(e.outOff)
 	errb, nextErr, lostErr := e.p.Stderr.Since(e.errOff)
 	e.outOff, e.errOff = next, nextErr
-	v := ProcessView{ProcessID: e.id, State: "running", Stdout: s.scrub(string(out)), Stderr: s.scrub(string(errb)), Lost: lostOut + lostErr}
+	// While it runs the ExecResult holds only the new output (and, when
+	// some was dropped unseen, Truncated: the totals written so far).
+	x := &ringfence.ExecResult{Stdout: s.scrub(string(out)), Stderr: s.scrub(string(errb)), Backend: s.sb.Backend(),
+		Outcome: outcome.Outcome{Kind: outcome.OK}, Violations: []outcome.Violation{},
+		Session: &ringfence.SessionRun{In: ringfence.RanInSession, ProcessID: e.id, Running: true}}
 	text := "process_id " + strconv.Itoa(e.id) + " is still running"
-	text = joinText(text, s.stream("stdout", v.Stdout, 0))
-	text = joinText(text, s.stream("stderr", v.Stderr, 0))
-	text += lostNote(v.Lost)
-	if asExec {
-		x := &ringfence.ExecResult{Stdout: v.Stdout, Stderr: v.Stderr, Backend: s.sb.Backend(),
-			Outcome: outcome.Outcome{Kind: outcome.OK}, Violations: []outcome.Violation{},
-			Session: &ringfence.SessionRun{In: ringfence.RanInSession, ProcessID: e.id, Running: true}}
-		if v.Lost > 0 {
-			x.Truncated = &ringfence.Truncated{Stdout: e.p.Stdout.Total(), Stderr: e.p.Stderr.Total()}
-		}
-		return Result{Text: text, Outcome: outcome.Outcome{Kind: outcome.OK}, Data: x, Audit: audit}
+	text = joinText(text, s.stream("stdout", x.Stdout, 0))
+	text = joinText(text, s.stream("stderr", x.Stderr, 0))
+	text += lostNote(lostOut + lostErr)
+	if lostOut+lostErr > 0 {
+		x.Truncated = &ringfence.Truncated{Stdout: e.p.Stdout.Total(), Stderr: e.p.Stderr.Total()}
 	}
-	return Result{Text: text, Outcome: outcome.Outcome{Kind: outcome.OK}, Data: &v, Audit: audit}
+	return Result{Text: text, Outcome: outcome.Outcome{Kind: outcome.OK}, Data: x, Audit: audit}
 }
 
 func lostNote(n int64) string {

@@ -134,7 +134,7 @@ func (s *Set) runInSession(ctx context.Context, a *runArgs, ap *policy.Approval,
 	if a.YieldMs != nil {
 		yield = time.Duration(*a.YieldMs) * time.Millisecond
 	}
-	return s.yield(ctx, e, yield, audit, true), true, ""
+	return s.yield(ctx, e, yield, audit), true, ""
 }
 
 // waitForeground waits for a command the call does not leave running; a

@@ -91,7 +91,7 @@ read-only to the sandbox, even inside the workspace.`,
 	fs.StringArrayVar(&mf.allowOrigins, "allow-origin", nil, "also accept requests from this browser `ORIGIN` (scheme://host[:port]; repeatable)")
 	fs.StringArrayVar(&mf.allowHosts, "allow-host", nil, "also accept this `HOST` name in the Host header (for a non-loopback listener; repeatable)")
 	fs.DurationVar(&mf.gateTimeout, "gate-timeout", tools.DefaultGateTimeout, "how long to wait for a person's approval before answering gate-unavailable")
-	fs.BoolVar(&mf.processes, "processes", false, "also serve start_process, write_stdin, list_processes and kill_process: background processes in one confined session per MCP session (linux backend)")
+	fs.BoolVar(&mf.processes, "processes", true, "run each MCP session's commands in one long-lived confined session (its /tmp, loopback, background processes) and serve write_stdin, list_processes and kill_process (linux backend; --processes=false: every run_command one-shot)")
 	return cmd
 }
 
@@ -133,7 +133,9 @@ func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := rfmcp.NewServer(rfmcp.Config{
 		Sandbox: sb, Audit: aw, Version: versionString(), Logger: logger,
-		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout, Processes: mf.processes},
+		// Sessions need the linux backend: elsewhere run_command stays
+		// one-shot and the process tools are not served.
+		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout, Processes: mf.processes && sb.Backend() == "linux"},
 	})
 	parent := cmd.Context() // tests end the server by cancelling it
 	if parent == nil {
