@@ -73,3 +73,25 @@ func countProcs(marker string) int {
 	}
 	return n
 }
+
+// Over MCP, run_command runs in the MCP session's own sandbox session:
+// what one call leaves in /tmp the next call of the same session finds,
+// and another session's calls do not.
+func TestRunCommandSessionPerMCPSession(t *testing.T) {
+	e := newEnv(t, tools.Options{Processes: true})
+	e.needBackend()
+	if e.sb.Backend() != "linux" {
+		t.Skip("sessions need the linux backend; this host picked " + e.sb.Backend())
+	}
+	a, b := e.connect(nil), e.connect(nil)
+	r, st := call(t, a, "run_command", map[string]any{"command": "echo only-a > /tmp/mine"})
+	wantKind(t, r, st, "ok", false)
+	r, _ = call(t, a, "run_command", map[string]any{"command": "cat /tmp/mine"})
+	if !strings.Contains(text(r), "only-a") {
+		t.Fatalf("a's second call: %s", text(r))
+	}
+	r, _ = call(t, b, "run_command", map[string]any{"command": "cat /tmp/mine || echo absent"})
+	if strings.Contains(text(r), "only-a") || !strings.Contains(text(r), "absent") {
+		t.Fatalf("b sees a's /tmp: %s", text(r))
+	}
+}
