@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/linux"
@@ -31,6 +32,12 @@ type probeCached struct {
 	// quickWith makes the quick provider for the steps a marker records
 	// as refused here (nil: keep Provider).
 	quickWith func(linux.Degraded) confine.Provider
+
+	// once: Available decides once per process. Concurrent commands (the
+	// MCP server's) ask it at once, and it sets Provider and probed, which
+	// Name and Confine then read: deciding again would race with them.
+	once  sync.Once
+	avail error
 }
 
 func newProbeCached(o linux.Options) confine.Provider {
@@ -47,6 +54,11 @@ func newProbeCached(o linux.Options) confine.Provider {
 // here (linux.Degraded, as JSON; empty: none), which a quick check could
 // not find itself.
 func (p *probeCached) Available() error {
+	p.once.Do(func() { p.avail = p.decide() })
+	return p.avail
+}
+
+func (p *probeCached) decide() error {
 	if p.marker != "" {
 		if data, err := os.ReadFile(p.marker); err == nil {
 			var d linux.Degraded

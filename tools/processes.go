@@ -247,14 +247,15 @@ func (s *Set) writeStdin(ctx context.Context, a *stdinArgs) Result {
 	if o != nil {
 		return Result{Outcome: *o}
 	}
-	if a.Chars != "" {
-		if _, err := e.p.Write([]byte(a.Chars)); err != nil && e.p.Running() {
-			return Result{Outcome: invalid("the process's input is closed")}
-		}
-	}
+	// The resize comes first: what is typed next is read at the new size.
 	if a.Rows != 0 {
 		if err := e.p.Resize(ringfence.WindowSize{Rows: uint16(a.Rows), Cols: uint16(a.Cols)}); err != nil {
 			return Result{Outcome: invalid("process " + strconv.FormatInt(a.ProcessID, 10) + " has no terminal to resize (start it with tty)")}
+		}
+	}
+	if a.Chars != "" {
+		if _, err := e.p.Write([]byte(a.Chars)); err != nil && e.p.Running() {
+			return Result{Outcome: invalid("the process's input is closed")}
 		}
 	}
 	if a.CloseStdin {
