@@ -148,7 +148,9 @@
 // be had (a backend without sessions), a foreground call runs one-shot
 // and says so; under a domains network with a person to ask, foreground
 // calls run one-shot, since only a one-shot run can ask about a host
-// mid-run. Limits: MaxSessionProcesses running at once (over-budget past
+// mid-run; under a CPU-time limit, which a session does not enforce,
+// foreground calls run one-shot and background ones are refused
+// (TestRunCommandCPULimitRunsOneShot). Limits: MaxSessionProcesses running at once (over-budget past
 // it), SessionOutputKept recent bytes per stream (older output is dropped
 // and counted), MaxYield per call.
 //

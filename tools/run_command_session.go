@@ -84,6 +84,14 @@ func (s *Set) runInSession(ctx context.Context, a *runArgs, ap *policy.Approval,
 		// (ExecOptions.NetworkAsk); a session's proxy has nobody to ask.
 		return Result{}, false, "the session cannot ask about network hosts mid-run"
 	}
+	if pol, err := s.sb.Policy(policy.Request{SessionID: s.opts.SessionID}); err == nil && pol.Limits.CPUTime > 0 {
+		// A session does not enforce CPU time (ringfence.Session's gaps):
+		// fail closed to the one-shot run, which does.
+		if stays {
+			return stop(outcome.Outcome{Kind: outcome.Unavailable, Detail: "background processes cannot run under a CPU-time limit"})
+		}
+		return Result{}, false, "the session cannot enforce the CPU-time limit"
+	}
 	ses, o := s.session(ctx)
 	if o != nil {
 		if stays || o.Kind != outcome.Unavailable {

@@ -127,3 +127,32 @@ func TestRunCommandSessionArgs(t *testing.T) {
 		t.Errorf("without the process tools a result names no session: %s", r.Text)
 	}
 }
+
+// Under a CPU-time limit, which a session does not enforce, run_command
+// runs one-shot (which does) and says why; background is refused.
+// Control: the same Set without the limit runs in the session.
+func TestRunCommandCPULimitRunsOneShot(t *testing.T) {
+	for _, cpu := range []time.Duration{0, 5 * time.Second} {
+		root := t.TempDir()
+		d := policy.AgentDefaults()
+		d.Limits.CPUTime = cpu
+		sb, err := ringfence.New(ringfence.Config{Root: root, Backend: "linux", Defaults: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := New(sb, Options{Processes: true})
+		f := &fixture{t: t, root: root, sb: sb, set: set}
+		r := f.call("run_command", obj_{"argv": []string{"true"}})
+		bg := f.call("run_command", obj_{"argv": []string{"sleep", "5"}, "background": true, "yield_ms": 0})
+		set.Close()
+		sb.Close()
+		switch {
+		case cpu == 0 && (!ranIn(r, ringfence.RanInSession) || !ranIn(bg, ringfence.RanInSession)):
+			t.Fatalf("control: no limit, not in the session: %s / %s", r.Text, bg.Text)
+		case cpu > 0 && (!ranIn(r, ringfence.RanOneShot) || !strings.Contains(r.Text, "CPU-time")):
+			t.Fatalf("under a CPU limit: %s", r.Text)
+		case cpu > 0 && bg.Outcome.Kind != outcome.Unavailable:
+			t.Fatalf("background under a CPU limit: %s", bg.Text)
+		}
+	}
+}
