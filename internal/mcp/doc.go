@@ -110,7 +110,7 @@
 //     forgotten at the next initialisation if the SDK dropped it; an idle
 //     HTTP session keeps its approvals until it ends (no idle timeout is
 //     set), its sandbox session until 30 idle minutes. A call that races
-//     the close may make a fresh state, forgotten at the next prune.
+//     the close makes a fresh state whose own watch ends it at once.
 //   - There is no rate limit: a client may run as many commands at once as
 //     the host allows (the per-command limits still apply to each).
 //   - TLS is not served: put a TLS proxy in front of a non-loopback
