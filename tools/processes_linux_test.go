@@ -103,6 +103,11 @@ func TestProcessToolsKillAndLimits(t *testing.T) {
 	if r.Outcome.Kind != outcome.OverBudget || !strings.Contains(r.Text, "16") {
 		t.Fatalf("past the limit: %s %s", r.Outcome.Kind, r.Text)
 	}
+	// A foreground command still runs, one-shot, and says why.
+	r = f.call("run_command", obj_{"argv": []string{"echo", "still"}})
+	if !ranIn(r, ringfence.RanOneShot) || !strings.Contains(r.Text, "still") || !strings.Contains(r.Text, "as many processes") {
+		t.Fatalf("foreground past the limit: %s", r.Text)
+	}
 }
 
 // Two Sets (two MCP sessions) have separate sessions: one cannot see,

@@ -124,6 +124,9 @@ func (s *Set) runInSession(ctx context.Context, a *runArgs, ap *policy.Approval,
 		return Result{}, false, "its approval widens the session's policy (" + widened(err) + ")"
 	case errors.Is(err, ringfence.ErrSessionPolicy):
 		return stop(invalid("approved, it needs a sandbox of its own (" + widened(err) + "): drop background/yield_ms"))
+	case errors.Is(err, ringfence.ErrSessionFull) && !stays:
+		// The limit is on what stays; a foreground call still runs.
+		return Result{}, false, "the session runs as many processes as it may (" + strconv.Itoa(MaxSessionProcesses) + ")"
 	case errors.Is(err, ringfence.ErrSessionFull):
 		return stop(outcome.Outcome{Kind: outcome.OverBudget, Bound: "processes_per_session", Limit: MaxSessionProcesses})
 	case errors.Is(err, ringfence.ErrSessionClosed):
