@@ -150,9 +150,10 @@
 // calls run one-shot, since only a one-shot run can ask about a host
 // mid-run; under a CPU-time limit, which a session does not enforce,
 // foreground calls run one-shot and background ones are refused
-// (TestRunCommandCPULimitRunsOneShot). Limits: MaxSessionProcesses running at once (a call that
-// stays is over-budget past it; a foreground one runs one-shot), SessionOutputKept recent bytes per stream (older output is dropped
-// and counted), MaxYield per call.
+// (TestRunCommandCPULimitRunsOneShot). Limits: MaxSessionProcesses
+// running at once (past it a call that stays is over-budget, a foreground
+// one runs one-shot), SessionOutputKept recent bytes per stream (older
+// output is dropped and counted), MaxYield per call.
 //
 // # Known gaps
 //
