@@ -49,8 +49,11 @@
 // internal/confine/initproc). Teardown leaves nothing on the host
 // (TestSessionCloseLeavesNothing, TestSessionIdleTimeout); after a SIGKILL
 // of ringfence every process and mount is gone at once, and the empty
-// cgroup and overlay work directory are swept by the next start
-// (TestSessionSupervisorKilled).
+// cgroup, the overlay work directory and the Local's private temp dir are
+// swept by the next start (TestSessionSupervisorKilled). Start previews a
+// Cmd's Request (policy.Preview) and resolves it only when it matches, so
+// a refused call's single-call approval stays unspent for its one-shot
+// run.
 //
 // Gaps: the session's memory and process limits are one budget, and a
 // breach stops the whole session (the killed process's result and
@@ -59,7 +62,7 @@
 // decisions are the session's, not told per process; a process's output is
 // kept (its most recent OutputKept bytes), never stopped for flooding as a
 // one-shot run is, and output a background child writes to a stream it
-// inherited lands in its starter's ring; a single-call approval given in
-// Cmd.Request is spent even when Start refuses it; the Local's own private temp dir outlives a SIGKILL of
-// ringfence, sessions or not.
+// inherited lands in its starter's ring; a terminal process sees no
+// /dev/console; the landlock and bwrap backends have no sessions
+// (ErrSessionUnsupported).
 package ringfence

@@ -32,8 +32,10 @@ type probeCached struct {
 	// quickWith makes the quick provider for the steps a marker records
 	// as refused here (nil: keep Provider).
 	quickWith func(linux.Degraded) confine.Provider
-	// once: the choice between the quick and the full provider is made
-	// once per sandbox; Exec calls Available and Confine concurrently.
+
+	// once: Available decides once per process. Concurrent commands (the
+	// MCP server's) ask it at once, and it sets Provider and probed, which
+	// Name and Confine then read: deciding again would race with them.
 	once  sync.Once
 	avail error
 }

@@ -109,7 +109,32 @@ type ExecResult struct {
 	// Env names the variables the command was given (names only, never
 	// values), so a person can see what passed the allow-list.
 	Env []string `json:"env,omitempty"`
+	// Session says where the command ran when its caller could run it in
+	// a long-lived Session (the MCP tools do): in the session, or one-shot
+	// and why. nil from Exec and ExecRequest themselves.
+	Session *SessionRun `json:"session,omitempty"`
 }
+
+// SessionRun is where a command ran, as a caller with a session reports it.
+type SessionRun struct {
+	// In is "session" (in the caller's long-lived session: its /tmp, its
+	// loopback, its background processes) or "one-shot" (a fresh sandbox
+	// that ended with the command).
+	In string `json:"in"`
+	// Why a command ran one-shot: its policy differs from the session's,
+	// the backend has no sessions, the session is full.
+	Why string `json:"why,omitempty"`
+	// ProcessID is the caller's id of a process that still runs (Running),
+	// for the caller's later calls about it.
+	ProcessID int  `json:"processId,omitempty"`
+	Running   bool `json:"running,omitempty"`
+}
+
+// Where a command ran (SessionRun.In).
+const (
+	RanInSession = "session"
+	RanOneShot   = "one-shot"
+)
 
 // Sandbox is where an agent's commands run and its files live: the contract
 // the conformance suite checks. ringfence's own Local implements it; a

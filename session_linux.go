@@ -136,12 +136,17 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 	if c.Request != nil {
 		r := *c.Request
 		r.Cwd = s.l.defaults.Root
-		pol, err := policy.Resolve(r, s.l.defaults)
+		// Preview first: a refused call keeps its single-call approval
+		// for the one-shot run its caller then makes.
+		pol, err := policy.Preview(r, s.l.defaults)
 		if err != nil {
 			return nil, err
 		}
 		if d := policyDiff(s.pol, pol); len(d) > 0 {
 			return nil, &PolicyMismatchError{Differs: d}
+		}
+		if _, err := policy.Resolve(r, s.l.defaults); err != nil {
+			return nil, err // spent meanwhile by another call
 		}
 	}
 	host, err := s.l.hostDir(c.Dir)

@@ -193,6 +193,9 @@ func TestSessionRefusesOtherPolicies(t *testing.T) {
 	if !errors.Is(err, ErrSessionPolicy) {
 		t.Fatalf("widened request: %v", err)
 	}
+	if wide.Approval.Spent() {
+		t.Fatal("a refused call spent its single-call approval: its one-shot run could not use it")
+	}
 	same := policy.Request{}
 	res := runIn(t, s, Cmd{Argv: []string{"true"}, Request: &same})
 	if res.Kind != KindSuccess {

@@ -204,9 +204,10 @@ func TestSessionSupervisorKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	line, _ := bufio.NewReader(out).ReadString('\n')
-	if tmp, ok := strings.CutPrefix(strings.TrimSpace(line), "ready "); ok && strings.HasPrefix(tmp, "/tmp/ringfence-tmp-") {
-		// The Local's own private temp dir (Local.Close removes it) is not
-		// the session's: a killed supervisor leaves it (see the gaps).
+	tmp, ok := strings.CutPrefix(strings.TrimSpace(line), "ready ")
+	if ok && strings.HasPrefix(tmp, "/tmp/ringfence-tmp-") {
+		// The Local's own private temp dir: a killed supervisor cannot
+		// remove it; the next Local's start sweeps it (internal/privdir).
 		t.Cleanup(func() { os.RemoveAll(tmp) })
 		line = "ready"
 	}
@@ -220,14 +221,24 @@ func TestSessionSupervisorKilled(t *testing.T) {
 	}
 	f := footprint(t, cmd.Process.Pid, state)
 	f.held(t, marker)
+	if _, err := os.Stat(tmp); err != nil {
+		t.Fatalf("control: the supervisor's temp dir %s is not there while it lives: %v", tmp, err)
+	}
+	// (Once it is killed any ringfence that starts may sweep the temp dir,
+	// other tests' included; what must hold is that it is gone once ours
+	// has started.)
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
 	procsOnly := f
 	procsOnly.cgroups, procsOnly.runWorks = nil, nil
 	procsOnly.gone(t, marker)
 	// The next start (same workspace and home layer) sweeps what a killed
-	// supervisor could not remove.
+	// supervisor could not remove: its cgroup, its overlay work directory
+	// and its private temp dir.
 	l := newLocal(t, teardownConfig(root, home, state))
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the killed supervisor's temp dir %s was not swept: %v", tmp, err)
+	}
 	s, err := l.Session(context.Background(), policy.Request{})
 	if err != nil {
 		t.Fatal(err)

@@ -52,6 +52,10 @@ func allChecks() []check {
 		check{name: "isolation/processes/see-host", claim: claimsProcesses, run: checkSeeHost},
 		check{name: "isolation/processes/signal-host", claim: claimsProcesses, run: checkSignalHost},
 		check{name: "isolation/processes/daemon-outlives", claim: claimsProcesses, escape: true, run: checkDaemonOutlives},
+		// Sessions (a Sandbox that is a Sessioner): not claimed otherwise.
+		check{name: "sessions/background-survives", run: checkSessionBackground},
+		check{name: "sessions/isolated", run: checkSessionIsolation},
+		check{name: "sessions/teardown", run: checkSessionTeardown},
 	)
 	return list
 }

@@ -39,6 +39,16 @@
 //     with "not claimed": a sandbox passes by claiming nothing it lacks, and
 //     fails by claiming what it cannot hold — reaching the loopback
 //     listener while claiming network isolation is a failure.
+//   - sessions/*: for a sandbox with long-lived sessions (Sessioner:
+//     ringfence.Local on the linux backend; any other passes them "not
+//     claimed"). background-survives: a heartbeat started in one call keeps
+//     moving after it (read from the host), and the next call of the session
+//     reads the first's /tmp file. isolated: a second session of the same
+//     sandbox looks for the first's process and /tmp file, then kills every
+//     process it can name; the first's heartbeat must keep moving.
+//     teardown: after Close, the heartbeats of a background process and of
+//     a double-forked setsid daemon stop, and no host process carries their
+//     marker.
 //
 // # How it judges
 //

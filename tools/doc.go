@@ -144,23 +144,36 @@
 // run_code*.go this way and can reuse approveCommand, execResult and the
 // session keys.
 //
-// # Processes (Options.Processes; processes.go)
+// # Sessions and processes (Options.Processes; run_command_session.go, processes.go)
 //
-// start_process, write_stdin, list_processes and kill_process run commands
-// in one long-lived confined environment per Set (ringfence.Session, made
-// on first use, ended by Set.Close; the MCP server closes a session's Set
-// when it prunes the session). A process keeps running after the call:
-// the call waits yield_ms and returns what was printed since last shown
-// and a process_id, or the full result (classified as run_command's)
-// once it ended. Process ids are per Set: another Set can neither list,
-// write to nor signal them, and its commands run in another network
-// namespace (TestProcessToolsSessionsAreIsolated). A command is read and
-// gated exactly as run_command; one whose approval widens the policy (the
-// network) is refused with a pointer to run_command — it never runs in
-// the session's narrower environment (TestProcessToolsApprovalWidening-
-// IsRefused). Limits: MaxSessionProcesses running at once (over-budget
-// past it), SessionOutputKept recent bytes per stream (older output is
-// dropped and counted), MaxYield per call.
+// With Options.Processes every run_command runs in one long-lived confined
+// environment per Set (ringfence.Session, made on first use, ended by
+// Set.Close; the MCP server closes a session's Set as soon as its
+// connection closes): /tmp, the loopback network and background processes
+// carry between calls (TestRunCommandRunsInTheSession), and each result
+// says where it ran (ExecResult.Session). A foreground call gets its stdin
+// then end of file and its time limit, as one-shot. With background or
+// yield_ms the call returns while the command runs on, with a process_id;
+// write_stdin types to it (and resizes its terminal: tty, rows, cols —
+// TestRunCommandTerminalResize), list_processes and kill_process reach it.
+// Process ids are per Set: another Set can neither list, write to nor
+// signal them, and its commands run in another network namespace
+// (TestProcessToolsSessionsAreIsolated). A command is read and gated
+// exactly as always; one whose approval widens the policy (the network)
+// never runs in the session's narrower environment: a foreground call
+// runs one-shot and says why (TestRunCommandWidenedRunsOneShot), one that
+// asked to stay is refused (TestProcessToolsApprovalWideningIsRefused).
+// The session's refusal previews the policy, so the call's single-call
+// approval is still unspent for the one-shot run. Where a session cannot
+// be had (a backend without sessions), a foreground call runs one-shot
+// and says so; under a domains network with a person to ask, foreground
+// calls run one-shot, since only a one-shot run can ask about a host
+// mid-run; under a CPU-time limit, which a session does not enforce,
+// foreground calls run one-shot and background ones are refused
+// (TestRunCommandCPULimitRunsOneShot). Limits: MaxSessionProcesses
+// running at once (past it a call that stays is over-budget, a foreground
+// one runs one-shot), SessionOutputKept recent bytes per stream (older
+// output is dropped and counted), MaxYield per call.
 //
 // # Known gaps
 //
@@ -178,17 +191,18 @@
 //   - run_command's stdin is a string (text), not bytes.
 //   - A note given to a network question asked mid-command (network_ask.go)
 //     reaches the model only if the proxy asks under the call's context.
-//   - The process tools are off unless Options.Processes is set
-//     (`ringfence mcp --processes`); a session is closed when the MCP
-//     server prunes it (at the next client's
-//     initialisation) or when ringfence exits, not at once on disconnect.
-//   - A start_process terminal cannot be resized yet (the Go API can).
 //   - A cursor does not survive the server: one from an earlier process is
 //     refused and the model searches again. Pages are cut from a fresh
 //     search each time, so a tree changed between pages shows the change
 //     (nothing is shown twice or skipped for files that stay put).
 //   - grep_files' structured Lines repeat its text (glob_files' Paths
 //     likewise); only read_file's text is sent once.
+//   - A call whose approval widens the network runs one-shot, not in a
+//     sibling session of that policy: a background server that needs the
+//     network cannot be left running (refused, with the reason).
+//   - A foreground command's background children stay in the session (by
+//     design), and their output to an inherited stream lands in the ring
+//     of the call that started them, up to 200 ms of which delays its end.
 //   - Because shown file contents are rewritten, a file that spells the
 //     host root is shown with /workspace there; an edit_file whose
 //     old_string copies that text will not match the file.

@@ -29,16 +29,16 @@ func processFixture(t *testing.T, o Options) *fixture {
 
 func processID(t *testing.T, r Result) int64 {
 	t.Helper()
-	v, ok := r.Data.(*ProcessView)
-	if !ok || v.State != "running" {
+	v, ok := r.Data.(*ringfence.ExecResult)
+	if !ok || v.Session == nil || !v.Session.Running || v.Session.In != ringfence.RanInSession || v.Session.ProcessID == 0 {
 		t.Fatalf("not a running process: %T %s", r.Data, r.Text)
 	}
-	return int64(v.ProcessID)
+	return int64(v.Session.ProcessID)
 }
 
 func TestProcessToolsBackgroundAndStdin(t *testing.T) {
 	f := processFixture(t, Options{})
-	r := f.call("start_process", obj_{"command": `echo kept > /tmp/n; read a; echo "got $a"; read b; echo "then $b"`, "yield_ms": 200})
+	r := f.call("run_command", obj_{"command": `echo kept > /tmp/n; read a; echo "got $a"; read b; echo "then $b"`, "yield_ms": 200})
 	if r.Outcome.Kind == outcome.Unavailable {
 		testenv.Need(t, "linux-backend sessions", ErrText(r))
 	}
@@ -52,7 +52,7 @@ func TestProcessToolsBackgroundAndStdin(t *testing.T) {
 		t.Fatalf("the end shows only what was not shown yet: %s", r.Text)
 	}
 	// The next command sees the same /tmp.
-	r = f.call("start_process", obj_{"argv": []string{"cat", "/tmp/n"}, "yield_ms": 5000})
+	r = f.call("run_command", obj_{"argv": []string{"cat", "/tmp/n"}, "yield_ms": 5000})
 	if !strings.Contains(r.Text, "kept") {
 		t.Fatalf("/tmp not kept: %s", r.Text)
 	}
@@ -64,7 +64,7 @@ func TestProcessToolsBackgroundAndStdin(t *testing.T) {
 
 func TestProcessToolsTerminal(t *testing.T) {
 	f := processFixture(t, Options{})
-	r := f.call("start_process", obj_{"command": "stty size; test -t 0 && test -t 1 && echo on-a-tty; read x; echo got-$x", "tty": true, "rows": 30, "cols": 100, "yield_ms": 500})
+	r := f.call("run_command", obj_{"command": "stty size; test -t 0 && test -t 1 && echo on-a-tty; read x; echo got-$x", "tty": true, "rows": 30, "cols": 100, "yield_ms": 500})
 	if r.Outcome.Kind == outcome.Unavailable {
 		testenv.Need(t, "linux-backend sessions", ErrText(r))
 	}
@@ -80,7 +80,7 @@ func TestProcessToolsTerminal(t *testing.T) {
 
 func TestProcessToolsKillAndLimits(t *testing.T) {
 	f := processFixture(t, Options{})
-	r := f.call("start_process", obj_{"argv": []string{"sleep", "100"}, "yield_ms": 0})
+	r := f.call("run_command", obj_{"argv": []string{"sleep", "100"}, "yield_ms": 0})
 	if r.Outcome.Kind == outcome.Unavailable {
 		testenv.Need(t, "linux-backend sessions", ErrText(r))
 	}
@@ -96,12 +96,17 @@ func TestProcessToolsKillAndLimits(t *testing.T) {
 		t.Fatalf("unknown id: %s", r.Outcome.Kind)
 	}
 	for i := 0; i < MaxSessionProcesses; i++ {
-		r := f.call("start_process", obj_{"argv": []string{"sleep", "100"}, "yield_ms": 0})
+		r := f.call("run_command", obj_{"argv": []string{"sleep", "100"}, "yield_ms": 0})
 		processID(t, r)
 	}
-	r = f.call("start_process", obj_{"argv": []string{"true"}, "yield_ms": 0})
+	r = f.call("run_command", obj_{"argv": []string{"true"}, "yield_ms": 0})
 	if r.Outcome.Kind != outcome.OverBudget || !strings.Contains(r.Text, "16") {
 		t.Fatalf("past the limit: %s %s", r.Outcome.Kind, r.Text)
+	}
+	// A foreground command still runs, one-shot, and says why.
+	r = f.call("run_command", obj_{"argv": []string{"echo", "still"}})
+	if !ranIn(r, ringfence.RanOneShot) || !strings.Contains(r.Text, "still") || !strings.Contains(r.Text, "as many processes") {
+		t.Fatalf("foreground past the limit: %s", r.Text)
 	}
 }
 
@@ -129,7 +134,7 @@ func TestProcessToolsSessionsAreIsolated(t *testing.T) {
 	defer f.set.Close()
 	other := New(sb, Options{Processes: true, SessionID: "b", Classifier: c})
 	defer other.Close()
-	r := f.call("start_process", obj_{"command": "python3 -m http.server 18766 --bind 127.0.0.1", "yield_ms": 500})
+	r := f.call("run_command", obj_{"command": "python3 -m http.server 18766 --bind 127.0.0.1", "background": true, "yield_ms": 500})
 	if r.Outcome.Kind == outcome.Unavailable {
 		testenv.Need(t, "linux-backend sessions", ErrText(r))
 	}
@@ -144,7 +149,7 @@ for i in range(60):
 else:
     print('unreachable')
 "`
-	r = f.call("start_process", obj_{"command": probe, "yield_ms": 10000})
+	r = f.call("run_command", obj_{"command": probe, "yield_ms": 10000})
 	if !strings.Contains(r.Text, "200") {
 		t.Fatalf("own server: %s", r.Text)
 	}
@@ -161,7 +166,7 @@ else:
 	if r := call("write_stdin", obj_{"process_id": id, "chars": "x"}); r.Outcome.Kind != outcome.InvalidArguments {
 		t.Fatalf("the other session wrote: %s", r.Text)
 	}
-	r = call("start_process", obj_{"command": strings.Replace(probe, "range(60)", "range(10)", 1), "yield_ms": 10000})
+	r = call("run_command", obj_{"command": strings.Replace(probe, "range(60)", "range(10)", 1), "yield_ms": 10000})
 	if !strings.Contains(r.Text, "unreachable") {
 		t.Fatalf("the other session reached the server: %s", r.Text)
 	}
@@ -175,17 +180,17 @@ else:
 func TestProcessToolsApprovalWideningIsRefused(t *testing.T) {
 	g := &fakeGate{answer: Answer{Decision: ApproveOnce}}
 	f := processFixture(t, Options{Gate: g, Classifier: askClassifier(t), GateTimeout: time.Second, SessionID: "s1"})
-	r := f.call("start_process", obj_{"command": "false && curl -s https://example.com/; echo net", "yield_ms": 2000})
+	r := f.call("run_command", obj_{"command": "false && curl -s https://example.com/; echo net", "yield_ms": 2000})
 	if r.Outcome.Kind == outcome.Unavailable {
 		testenv.Need(t, "linux-backend sessions", ErrText(r))
 	}
-	if g.count() != 1 || r.Outcome.Kind != outcome.InvalidArguments || !strings.Contains(r.Text, "run_command") {
+	if g.count() != 1 || r.Outcome.Kind != outcome.InvalidArguments || !strings.Contains(r.Text, "sandbox of its own") {
 		t.Fatalf("widened: asked %d, %s: %s", g.count(), r.Outcome.Kind, r.Text)
 	}
 	if r := f.call("list_processes", obj_{}); !strings.Contains(r.Text, "no processes") {
 		t.Fatalf("a refused command was started: %s", r.Text)
 	}
-	r = f.call("start_process", obj_{"command": "echo ask here", "yield_ms": 5000})
+	r = f.call("run_command", obj_{"command": "echo ask here", "yield_ms": 5000})
 	if g.count() != 2 || !strings.Contains(r.Text, "ask here") {
 		t.Fatalf("approved, widening nothing: asked %d: %s", g.count(), r.Text)
 	}
@@ -194,13 +199,13 @@ func TestProcessToolsApprovalWideningIsRefused(t *testing.T) {
 // The session ends with the Set.
 func TestProcessToolsCloseEndsTheSession(t *testing.T) {
 	f := processFixture(t, Options{})
-	r := f.call("start_process", obj_{"argv": []string{"sleep", "100"}, "yield_ms": 0})
+	r := f.call("run_command", obj_{"argv": []string{"sleep", "100"}, "yield_ms": 0})
 	if r.Outcome.Kind == outcome.Unavailable {
 		testenv.Need(t, "linux-backend sessions", ErrText(r))
 	}
 	id := processID(t, r)
 	f.set.Close()
-	if r := f.call("start_process", obj_{"argv": []string{"true"}}); r.Outcome.Kind != outcome.InvalidArguments {
+	if r := f.call("run_command", obj_{"argv": []string{"true"}, "background": true}); r.Outcome.Kind != outcome.InvalidArguments {
 		t.Fatalf("after close: %s", r.Text)
 	}
 	r = f.call("write_stdin", obj_{"process_id": id, "yield_ms": 2000})
@@ -216,9 +221,9 @@ type textErr struct{ s string }
 
 func (e *textErr) Error() string { return e.s }
 
-// BenchmarkStartProcessTrue is start_process of `true` in a warm session,
+// BenchmarkRunCommandSessionTrue is run_command of `true` in a warm session,
 // through the tool layer (decoding, classification, result, narration).
-func BenchmarkStartProcessTrue(b *testing.B) {
+func BenchmarkRunCommandSessionTrue(b *testing.B) {
 	root := b.TempDir()
 	sb, err := ringfence.New(ringfence.Config{Root: root, Backend: "linux"})
 	if err != nil {
@@ -227,15 +232,15 @@ func BenchmarkStartProcessTrue(b *testing.B) {
 	defer sb.Close()
 	set := New(sb, Options{Processes: true})
 	defer set.Close()
-	args := json.RawMessage(`{"argv":["true"],"yield_ms":10000}`)
-	if r := set.Call(context.Background(), "start_process", args); !strings.Contains(r.Text, "ended") {
+	args := json.RawMessage(`{"argv":["true"]}`)
+	if r := set.Call(context.Background(), "run_command", args); !ranIn(r, ringfence.RanInSession) {
 		b.Skip(r.Text)
 	}
 	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		r := set.Call(context.Background(), "start_process", args)
+		r := set.Call(context.Background(), "run_command", args)
 		times = append(times, time.Since(t0))
 		if r.Outcome.Kind != outcome.OK {
 			b.Fatal(r.Text)
@@ -244,4 +249,10 @@ func BenchmarkStartProcessTrue(b *testing.B) {
 	b.StopTimer()
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "p50-ns")
+}
+
+// ranIn: r is run_command's result of a command that ran where.
+func ranIn(r Result, where string) bool {
+	d, ok := r.Data.(*ringfence.ExecResult)
+	return ok && d.Session != nil && d.Session.In == where
 }

@@ -16,6 +16,14 @@ type runArgs struct {
 	Cwd            string   `json:"cwd"`
 	TimeoutSeconds int64    `json:"timeout_seconds"`
 	Stdin          *string  `json:"stdin"`
+	// With the process tools (Options.Processes): run_command runs in the
+	// MCP session's sandbox session; these make it return while the
+	// command runs on (run_command_session.go).
+	Background bool   `json:"background"`
+	YieldMs    *int64 `json:"yield_ms"`
+	TTY        bool   `json:"tty"`
+	Rows       int64  `json:"rows"`
+	Cols       int64  `json:"cols"`
 
 	prep *prepared // filled by check: what the command is and does
 }
@@ -50,15 +58,15 @@ func init() {
 				"are read before they run: some need a person's approval first, some are refused. timeout_seconds defaults to " +
 				strconv.Itoa(int(s.opts.DefaultTimeout.Seconds())) + " s, at most " + strconv.Itoa(int(s.opts.MaxTimeout.Seconds())) +
 				" s; on timeout every process it started is stopped. Returns the exit code, stdout and stderr (long output is cut " +
-				"in the middle and says so) and what the sandbox refused, if anything.",
-			schema: obj(nil, map[string]*prop{
+				"in the middle and says so) and what the sandbox refused, if anything." + s.runSessionDesc(),
+			schema: obj(nil, s.runProps(map[string]*prop{
 				"command":         str("A shell command line. Give this or argv, not both.", 1, s.opts.MaxArgBytes),
 				"argv":            array("The program and its arguments, run without a shell. Give this or command, not both.", str("", 0, s.opts.MaxArgBytes), 1, maxArgv),
 				"cwd":             str("The working directory: relative to the workspace, or under "+s.nc.MountPath+"; default the root.", 0, maxPathChars),
 				"timeout_seconds": integer("Stop the command after this many seconds.", 1, int64(s.opts.MaxTimeout.Seconds())),
 				"stdin":           str("Text given to the command's standard input.", 0, s.opts.MaxArgBytes),
-			}),
-			check: s.prepare,
+			})),
+			check: s.prepareRun,
 			perms: s.commandPermissions,
 			run:   s.runCommand,
 		}

@@ -34,6 +34,14 @@ func (s *Set) runCommand(ctx context.Context, a *runArgs) Result {
 			return stop(*o)
 		}
 	}
+	why := ""
+	if s.opts.Processes {
+		r, handled, w := s.runInSession(ctx, a, ap, audit)
+		if handled {
+			return r
+		}
+		why = w
+	}
 	opts := ringfence.ExecOptions{Dir: p.cwd, Timeout: s.opts.DefaultTimeout, NetworkAsk: s.askNetwork}
 	if a.TimeoutSeconds > 0 {
 		opts.Timeout = time.Duration(a.TimeoutSeconds) * time.Second
@@ -44,6 +52,9 @@ func (s *Set) runCommand(ctx context.Context, a *runArgs) Result {
 	res, err := s.sb.ExecRequest(ctx, p.argv, opts, policy.Request{Approval: ap, SessionID: s.opts.SessionID})
 	if err != nil {
 		return stop(s.execError(err, p.cwd))
+	}
+	if why != "" {
+		return oneShot(s.execResult(res, audit), why)
 	}
 	return s.execResult(res, audit)
 }

@@ -61,9 +61,10 @@ type Options struct {
 	// SessionID binds session approvals and the policy requests of this
 	// Set to one session (one Set per session).
 	SessionID string
-	// Processes adds the process tools (start_process, write_stdin,
-	// list_processes, kill_process: processes.go), each Set with its own
-	// long-lived session; call Set.Close when the session ends.
+	// Processes runs run_command in a long-lived session of this Set
+	// (background, yield_ms, tty) and adds write_stdin, list_processes and
+	// kill_process (run_command_session.go, processes.go); call Set.Close
+	// when the session ends.
 	Processes bool
 }
 

@@ -97,7 +97,7 @@ read-only to the sandbox, even inside the workspace.`,
 	fs.StringArrayVar(&mf.allowHosts, "allow-host", nil, "also accept this `HOST` name in the Host header (for a non-loopback listener; repeatable)")
 	fs.DurationVar(&mf.gateTimeout, "gate-timeout", tools.DefaultGateTimeout, "how long to wait for a person's approval before answering gate-unavailable")
 	fs.Int64Var(&mf.maxReadBytes, "max-read-bytes", tools.DefaultMaxReadBytes, "the most bytes one read_file returns (and its default max_bytes); a larger file is refused, never cut: the model reads it in ranges")
-	fs.BoolVar(&mf.processes, "processes", false, "also serve start_process, write_stdin, list_processes and kill_process: background processes in one confined session per MCP session (linux backend)")
+	fs.BoolVar(&mf.processes, "processes", true, "run each MCP session's commands in one long-lived confined session (its /tmp, loopback, background processes) and serve write_stdin, list_processes and kill_process (linux backend; --processes=false: every run_command one-shot)")
 	return cmd
 }
 
@@ -142,7 +142,9 @@ func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
 	logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := rfmcp.NewServer(rfmcp.Config{
 		Sandbox: sb, Audit: aw, Version: versionString(), Logger: logger,
-		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout, Processes: mf.processes, MaxReadBytes: mf.maxReadBytes},
+		// Sessions need the linux backend: elsewhere run_command stays
+		// one-shot and the process tools are not served.
+		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout, Processes: mf.processes && sb.Backend() == "linux", MaxReadBytes: mf.maxReadBytes},
 	})
 	parent := cmd.Context() // tests end the server by cancelling it
 	if parent == nil {

@@ -104,9 +104,13 @@
 //   - Protocol 2026-07-28 (stateless sessions, multi round-trip input
 //     requests) is not served: clients fall back to 2025-11-25, where a
 //     session is a connection and elicitation is a server request.
-//   - Session state is forgotten when the SDK drops a session, checked each
-//     time a new session starts; an idle HTTP session keeps its approvals
-//     until it ends (no idle timeout is set).
+//   - Session state — its approvals and its sandbox session with every
+//     background process — ends as soon as the session's connection
+//     closes (Server.watch; TestProcessToolsPerMCPSession), and is also
+//     forgotten at the next initialisation if the SDK dropped it; an idle
+//     HTTP session keeps its approvals until it ends (no idle timeout is
+//     set), its sandbox session until 30 idle minutes. A call that races
+//     the close makes a fresh state whose own watch ends it at once.
 //   - There is no rate limit: a client may run as many commands at once as
 //     the host allows (the per-command limits still apply to each).
 //   - TLS is not served: put a TLS proxy in front of a non-loopback

@@ -21,7 +21,7 @@ func TestProcessToolsPerMCPSession(t *testing.T) {
 		t.Skip("sessions need the linux backend; this host picked " + e.sb.Backend())
 	}
 	a, b := e.connect(nil), e.connect(nil)
-	r, st := call(t, a, "start_process", map[string]any{"argv": []string{"sleep", "100"}, "yield_ms": 0})
+	r, st := call(t, a, "run_command", map[string]any{"argv": []string{"sleep", "100"}, "yield_ms": 0})
 	wantKind(t, r, st, "ok", false)
 	if !strings.Contains(text(r), "process_id 1 is still running") {
 		t.Fatalf("start: %s", text(r))
@@ -39,14 +39,13 @@ func TestProcessToolsPerMCPSession(t *testing.T) {
 		t.Fatalf("a's process did not survive b's attempts: %s", text(r))
 	}
 	// b's own process 1 is another process.
-	r, _ = call(t, b, "start_process", map[string]any{"argv": []string{"echo", "b-one"}, "yield_ms": 5000})
+	r, _ = call(t, b, "run_command", map[string]any{"argv": []string{"echo", "b-one"}, "yield_ms": 5000})
 	if !strings.Contains(text(r), "process_id 1 ended") || !strings.Contains(text(r), "b-one") {
 		t.Fatalf("b's first process: %s", text(r))
 	}
-	// a's session ends when the server prunes it (a client disconnected,
-	// the next one initialises): its processes end too, as seen from the
-	// host.
-	r, _ = call(t, a, "start_process", map[string]any{"argv": []string{"sleep", marker}, "yield_ms": 0})
+	// a's session ends when its client disconnects: its processes end
+	// too, as seen from the host, with no other client connecting.
+	r, _ = call(t, a, "run_command", map[string]any{"argv": []string{"sleep", marker}, "yield_ms": 0})
 	if !strings.Contains(text(r), "still running") {
 		t.Fatalf("marker: %s", text(r))
 	}
@@ -56,7 +55,6 @@ func TestProcessToolsPerMCPSession(t *testing.T) {
 	a.Close()
 	deadline := time.Now().Add(10 * time.Second)
 	for countProcs(marker) > 0 {
-		e.connect(nil) // its initialisation prunes the sessions the SDK dropped
 		if time.Now().After(deadline) {
 			t.Fatal("a's process outlived its MCP session")
 		}
@@ -74,4 +72,26 @@ func countProcs(marker string) int {
 		}
 	}
 	return n
+}
+
+// Over MCP, run_command runs in the MCP session's own sandbox session:
+// what one call leaves in /tmp the next call of the same session finds,
+// and another session's calls do not.
+func TestRunCommandSessionPerMCPSession(t *testing.T) {
+	e := newEnv(t, tools.Options{Processes: true})
+	e.needBackend()
+	if e.sb.Backend() != "linux" {
+		t.Skip("sessions need the linux backend; this host picked " + e.sb.Backend())
+	}
+	a, b := e.connect(nil), e.connect(nil)
+	r, st := call(t, a, "run_command", map[string]any{"command": "echo only-a > /tmp/mine"})
+	wantKind(t, r, st, "ok", false)
+	r, _ = call(t, a, "run_command", map[string]any{"command": "cat /tmp/mine"})
+	if !strings.Contains(text(r), "only-a") {
+		t.Fatalf("a's second call: %s", text(r))
+	}
+	r, _ = call(t, b, "run_command", map[string]any{"command": "cat /tmp/mine || echo absent"})
+	if strings.Contains(text(r), "only-a") || !strings.Contains(text(r), "absent") {
+		t.Fatalf("b sees a's /tmp: %s", text(r))
+	}
 }

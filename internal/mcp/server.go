@@ -147,7 +147,29 @@ func (s *Server) session(ss *sdk.ServerSession, extra *sdk.RequestExtra) *sessio
 		st.policy = pol.Summary()
 	}
 	s.sessions[ss] = st
+	go s.watch(ss)
 	return st
+}
+
+// watch ends a session's state as soon as its connection closes (a stdio
+// client that left, an HTTP session ended or timed out): its calls in
+// flight are cancelled and its sandbox session — every background process
+// — is closed then, not at the next prune.
+func (s *Server) watch(ss *sdk.ServerSession) {
+	_ = ss.Wait()
+	s.mu.Lock()
+	st, ok := s.sessions[ss]
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	st.mu.Lock()
+	for _, cancel := range st.calls {
+		cancel()
+	}
+	st.mu.Unlock()
+	_ = st.set.Close()
 }
 
 // prune forgets sessions the SDK no longer holds (a closed connection, an
