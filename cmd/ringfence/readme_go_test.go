@@ -72,7 +72,15 @@ func main() {
 	}
 	run := exec.Command(exe, ws)
 	run.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=")
-	run.Env = append(run.Env, goCaches()...)
+	// The module cache is shared (read-only inside, as a user's is); the
+	// build cache is not named, as a user's usually is not: the sandbox
+	// points GOCACHE at its own private directory (a zero Config has no
+	// home layer, and home is read-only).
+	for _, kv := range goCaches() {
+		if !strings.HasPrefix(kv, "GOCACHE=") {
+			run.Env = append(run.Env, kv)
+		}
+	}
 	out, err := run.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "ok  \texample.com/m") {
 		t.Errorf("the README's Go example: %v\n%s", err, out)

@@ -117,7 +117,7 @@ func TestServeMutualTLS(t *testing.T) {
 	if c := get("/v1/metadata", nil); c != http.StatusUnauthorized {
 		t.Fatalf("metadata without a certificate: %d", c)
 	}
-	if c := get("/v1/metadata", []tls.Certificate{good}); c != http.StatusNotFound { // through to the (health-only) handler
+	if c := get("/v1/metadata", []tls.Certificate{good}); c != http.StatusOK { // through to the files API
 		t.Fatalf("metadata with a certificate: %d", c)
 	}
 	other := newTestCA(t)
