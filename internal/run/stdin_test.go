@@ -12,11 +12,11 @@ func TestHandOver(t *testing.T) {
 		{"pipe", 0o010600, 0, true},
 		{"/dev/null", 0o020666, devNull, true},
 		{"/dev/zero", 0o020666, 1<<8 | 5, false},
-		{"a terminal", 0o020620, 136<<8 | 0, false},
+		{"a terminal", 0o020620, 136<<8 | 1, false},
 		{"regular file", 0o100644, 0, false},
 		{"directory", 0o040755, 0, false},
 		{"socket", 0o140777, 0, false},
-		{"block device", 0o060660, 8<<8 | 0, false},
+		{"block device", 0o060660, 8<<8 | 1, false},
 		{"symlink (never from fstat)", 0o120777, 0, false},
 		{"no type bits", 0o644, 0, false},
 	} {
