@@ -6,7 +6,10 @@
 // # How
 //
 // Make creates the directory under a staging name, opens it and takes an
-// exclusive flock on it, then renames it to its final name: a directory
+// exclusive flock on it, then renames it to a final name drawn afresh
+// (never derived from the staging name, which another user watching a
+// shared parent sees at once and could plant a link at) without replacing
+// anything (RENAME_NOREPLACE): a directory
 // with its final name is always locked while its owner lives (the kernel
 // drops the lock when the last descriptor closes, which death does). The
 // descriptor is close-on-exec, so no child — the sandbox's command

@@ -1,10 +1,12 @@
 package privdir
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -28,13 +30,43 @@ func Make(parent, prefix string) (*Dir, error) {
 		_ = os.Remove(tmp)
 		return nil, err
 	}
-	final := filepath.Join(parent, prefix+lockTag+strings.TrimPrefix(filepath.Base(tmp), staging(prefix)))
-	if err := os.Rename(tmp, final); err != nil {
+	final, err := publish(tmp, parent, prefix)
+	if err != nil {
 		lock.Close()
 		_ = os.Remove(tmp)
 		return nil, err
 	}
 	return &Dir{Path: final, lock: lock}, nil
+}
+
+// publish renames the staging directory tmp to a final name drawn afresh,
+// never replacing an entry. The final name must not be derived from the
+// staging one: that is visible in a shared parent the moment it exists,
+// and another user who planted a link or a directory at the derived name
+// made every rename fail (ENOTDIR, ENOTEMPTY, EPERM in a sticky parent) —
+// ringfence runs refused at will.
+func publish(tmp, parent, prefix string) (string, error) {
+	var err error
+	for range 8 {
+		var b [12]byte
+		if _, err = rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		final := filepath.Join(parent, prefix+lockTag+hex.EncodeToString(b[:]))
+		err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, final, unix.RENAME_NOREPLACE)
+		if errors.Is(err, unix.EINVAL) {
+			// A filesystem without RENAME_NOREPLACE: the name is
+			// unguessable, so a plain rename meets nothing there.
+			err = os.Rename(tmp, final)
+		}
+		if err == nil {
+			return final, nil
+		}
+		if !errors.Is(err, unix.EEXIST) {
+			break
+		}
+	}
+	return "", fmt.Errorf("privdir: publish %s: %w", tmp, err)
 }
 
 // Close removes the directory and releases its lock. Safe to call twice.

@@ -29,7 +29,9 @@
 //     session on it), the user's terminal is in raw mode meanwhile and
 //     restored in release, on every way out of Run, and its window size is
 //     followed on SIGWINCH. A user's terminal is never handed to a
-//     command: as Stdin it is read through a pipe.
+//     command: as Stdin it is read through a pipe, as is every Stdin
+//     descriptor but a pipe or /dev/null (a directory, file or socket
+//     would be used as what it is: TestStdinDescriptorEscapes).
 //   - When the Cmd has a status channel, its Exited event is the truth about
 //     the command (the runner exits 128+n for a signalled command).
 //   - Resource limits are enforced by a cgroup when this host lets the

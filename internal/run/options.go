@@ -15,10 +15,12 @@ const DefaultMaxOutput int64 = 1 << 20
 // Options says how to run one confined command.
 type Options struct {
 	// Stdin is the command's input; nil means /dev/null. An *os.File is
-	// handed over as is, unless it is a terminal: a terminal of the user's
-	// is never handed to a command (it could drive it), so it is copied
-	// through a pipe like any other reader. With Terminal.Stdin it feeds
-	// the new terminal instead.
+	// handed over as is only when it is a pipe or /dev/null; any other —
+	// a terminal (the command could drive it), a file (reopened writable
+	// through /proc/self/fd/0), a directory (names opened beneath it, past
+	// the view), a socket (reconnected in the host's network) — is copied
+	// through a pipe like any other reader (stdin.go). With Terminal.Stdin
+	// it feeds the new terminal instead.
 	Stdin io.Reader
 	// Terminal, when set, runs the command on a new pseudo-terminal; see
 	// Terminal.

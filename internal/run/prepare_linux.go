@@ -86,9 +86,11 @@ func (s *session) ttyStreams() [3]bool {
 	return [3]bool{t.Stdin, t.Stdout, t.Stderr}
 }
 
-// stdin returns the command's standard input as a file. A terminal of the
-// user's is never handed over: the command reads it through a pipe (or,
-// with Options.Terminal, through the new terminal), so it cannot drive it.
+// stdin returns the command's standard input as a file. Only a pipe or
+// /dev/null is handed over (handOver, stdin.go); a terminal of the user's,
+// a file, a directory, a socket or a device is read through a pipe (a
+// terminal, with Options.Terminal, through the new terminal), so the
+// command gets its bytes and nothing it could use the descriptor for.
 func (s *session) stdin() (*os.File, error) {
 	if s.term != nil && s.o.Terminal.Stdin {
 		return s.term.slave, nil
@@ -99,7 +101,8 @@ func (s *session) stdin() (*os.File, error) {
 		s.childEnds = append(s.childEnds, f)
 		return f, err
 	case *os.File:
-		if !isTerminal(in) {
+		var st syscall.Stat_t
+		if syscall.Fstat(int(in.Fd()), &st) == nil && handOver(st.Mode, uint64(st.Rdev)) { // stdin.go
 			return in, nil
 		}
 		return s.pipeIn(in)

@@ -35,7 +35,7 @@
 //     empty mode-000 tmpfs or a no-dev /dev/null, fresh /proc (or, where
 //     the kernel refuses one — a container's masked /proc — the
 //     container's own, read-only, with the processes present at set-up
-//     masked: ProcHost, chosen by the backend's probe and reported), minimal
+//     masked, each thread's /proc/<tid> too: ProcHost, chosen by the backend's probe and reported), minimal
 //     /dev, private /tmp and /dev/shm of Op.Size bytes: ENOSPC when full;
 //     a read-only one is made read-only only once mountpoints for paths
 //     shown inside it exist), pins every directory between a root and a

@@ -21,13 +21,16 @@ import (
 //     read-only, nosuid, nodev, noexec;
 //   - with the /proc/<pid> directory of every process present now but the
 //     init itself masked (empty, mode 000): the supervisor, the
-//     container's pid 1, the agent and its other commands;
+//     container's pid 1, the agent and its other commands — and the
+//     /proc/<tid> of each of their threads, which /proc does not list but
+//     opens all the same;
 //   - /proc/self and /proc/thread-self resolve in that /proc's pid
 //     namespace, so a process's own entries work.
 //
 // What it cannot do, and the backend reports in every run's reasons:
 // processes the container starts after this moment are listed, with their
-// command lines and status (hidepid needs a new mount, the very thing
+// command lines and status, and so is a thread a masked process starts
+// after it (through /proc/<tid>: its process's command line and status) (hidepid needs a new mount, the very thing
 // refused). They stay out of reach otherwise: the pid namespace gives no
 // pid to signal them by (a /proc/<pid> descriptor used as a pidfd is
 // refused for a task outside the caller's namespace), and Landlock and
@@ -64,13 +67,38 @@ func (vw *view) procHost(target string) error {
 		if !isPid(e.Name()) || e.Name() == self {
 			continue
 		}
-		// A process that ended meanwhile has nothing left to hide
-		// (mask treats a missing target as done).
+		// /proc lists only thread-group leaders, but /proc/<tid> of any
+		// other thread opens too, with the process's command line,
+		// status and descriptor numbers: each thread is masked as well.
+		// (Read before the leader is masked; a process that ended
+		// meanwhile has nothing left to hide, and mask treats a missing
+		// target as done.)
+		for _, tid := range threads(e.Name()) {
+			if err := vw.mask(target + "/" + tid); err != nil {
+				return err
+			}
+		}
 		if err := vw.mask(target + "/" + e.Name()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// threads lists the ids of pid's threads other than pid itself (none when
+// it has ended).
+func threads(pid string) []string {
+	ents, err := os.ReadDir("/proc/" + pid + "/task")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if isPid(e.Name()) && e.Name() != pid {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 // isPid reports whether a /proc entry names a process.

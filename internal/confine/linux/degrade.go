@@ -36,7 +36,7 @@ func nextStep(d Degraded, stage, errno string) (Degraded, bool) {
 // HostProcReason is the step not taken where a fresh /proc is refused.
 const HostProcReason = "no fresh /proc: the kernel refuses a new proc mount here (EPERM: the container's runtime masked parts of its /proc), " +
 	"so the sandbox shows the container's own /proc read-only, with the processes present at start masked; " +
-	"processes the container starts later are listed there (command lines, status) though not reachable (pid namespace, Landlock, seccomp), " +
+	"processes the container starts later, and threads a masked process starts later, are listed there or open by id (command lines, status) though not reachable (pid namespace, Landlock, seccomp), " +
 	"and /proc numbers processes as the container does, not as the command's getpid() does"
 
 // NoHostnameReason is the step not taken where sethostname is refused.

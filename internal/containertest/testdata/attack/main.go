@@ -13,7 +13,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -60,6 +62,8 @@ func main() {
 			}
 			syscall.Close(fd)
 		}
+	case "threads": // threads FILE SECRET: a process of several threads, SECRET in its argv, that writes its non-leader tids to FILE and stays
+		err = threads(arg[0])
 	case "ls": // ls DIR: list the names in a directory
 		var names []string
 		var f *os.File
@@ -129,5 +133,36 @@ func pidfdSignal(fd int, sig syscall.Signal) error {
 	if _, _, e := syscall.Syscall6(424, uintptr(fd), uintptr(sig), 0, 0, 0, 0); e != 0 {
 		return e
 	}
+	return nil
+}
+
+// threads starts a few threads (each goroutine locked to its own), writes
+// the ids of every thread but the leader to file once they exist, then
+// stays: a victim whose /proc/<tid> aliases the sandbox must not read.
+func threads(file string) error {
+	for range 4 {
+		go func() {
+			runtime.LockOSThread()
+			time.Sleep(time.Hour) // not select{}: the runtime would call that a deadlock
+		}()
+	}
+	time.Sleep(200 * time.Millisecond)
+	ents, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return err
+	}
+	var tids []string
+	for _, e := range ents {
+		if e.Name() != strconv.Itoa(os.Getpid()) {
+			tids = append(tids, e.Name())
+		}
+	}
+	if err := os.WriteFile(file+".tmp", []byte(strings.Join(tids, " ")), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(file+".tmp", file); err != nil {
+		return err
+	}
+	time.Sleep(time.Hour)
 	return nil
 }
