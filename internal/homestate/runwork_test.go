@@ -21,7 +21,7 @@ func TestRunWorkSweptWhenNobodyHoldsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale := filepath.Join(l.Work, "run-stale")
+	stale := filepath.Join(l.Work, "run-Lstale0123456789abcdef")
 	if err := os.MkdirAll(filepath.Join(stale, "work"), 0o700); err != nil {
 		t.Fatal(err)
 	}
