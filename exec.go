@@ -111,11 +111,12 @@ func (l *Local) env(extra map[string]string) []string {
 	for k, v := range vars {
 		out = append(out, k+"="+v)
 	}
-	if l.home == nil && l.tempDir != "" {
+	if l.home == nil && l.tempDir != "" && !l.cfg.EnvPolicy.Clear {
 		// No home layer (the library's default): home is read-only, so a
 		// cold `go build` or `npm install` would fail writing its cache
 		// there. The toolchain caches go to this sandbox's private temp
-		// dir instead (where the caller set none), gone with Close.
+		// dir instead (where the caller set none), gone with Close. A
+		// Clear environment policy is the strict one: nothing is added.
 		out, _ = confine.CacheEnv(out, l.tempDir+"/cache")
 	}
 	sort.Strings(out)
