@@ -263,10 +263,16 @@ func printPlan(w, errw io.Writer, source, target string, n int, p *suggest.Plan)
 }
 
 // termSafe keeps a record's text from driving the terminal: control
-// characters (escape sequences, newlines) are shown escaped.
+// characters (escape sequences, newlines), line and paragraph separators
+// and every bidi control (which a bidi-aware terminal uses to show a
+// path as another) are shown as '?'.
 func termSafe(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x202e || r == 0x2066 || r == 0x2067 || r == 0x2068 || r == 0x202d {
+		switch {
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0),
+			r == 0x061c, r == 0x200e, r == 0x200f, // ALM, LRM, RLM
+			r >= 0x2028 && r <= 0x202e, // LS, PS, LRE, RLE, PDF, LRO, RLO
+			r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
 			return '?'
 		}
 		return r
