@@ -292,7 +292,14 @@ func (s *state) entryName(p string) string {
 	case p == s.in.Root:
 		return "."
 	case policy.Contains(s.in.Root, p):
-		return strings.TrimPrefix(p, s.in.Root+"/")
+		rel := strings.TrimPrefix(p, s.in.Root+"/")
+		if strings.HasPrefix(rel, "~") {
+			// <root>/~ written as "~" would be the home directory: a
+			// record naming it got "write at ~" proposed, unflagged
+			// (judged on the workspace path), as lines to add by hand.
+			rel = "./" + rel
+		}
+		return rel
 	case s.in.Home != "" && s.in.Home != "/" && policy.Contains(s.in.Home, p):
 		return "~" + strings.TrimPrefix(p, s.in.Home)
 	}

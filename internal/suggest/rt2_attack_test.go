@@ -77,3 +77,50 @@ baseline = "deny"
 		t.Fatalf("every store denied deeper: the read over home reaches none: %v %+v", err, p.Changes)
 	}
 }
+
+// A directory named "~" in the workspace (a command makes it, and names
+// it in a refusal): its entry must name the workspace's "~", never the
+// home directory the file would expand a bare "~" to. The change is
+// judged on the workspace path (not sensitive), so an entry that said
+// "~" would hand the person a grant of their whole home, unflagged.
+func TestSuggestTildeInWorkspaceIsNotHome(t *testing.T) {
+	for _, c := range []struct {
+		stat []string
+		path string
+		need policy.Access
+		want string
+	}{
+		{[]string{root, root + "/~"}, root + "/~/x", policy.Write, `path = "./~"`},
+		{[]string{root, root + "/~"}, root + "/~", policy.Write, `path = "./~"`},
+		{[]string{root, root + "/~foo"}, root + "/~foo", policy.Write, `path = "./~foo"`},
+		{[]string{root, root + "/~", root + "/~/.ssh"}, root + "/~/.ssh", policy.Write, `path = "./~/.ssh"`},
+	} {
+		in := input("mode = \"read-only\"\n")
+		in.Stat = existing(c.stat...)
+		p, err := Suggest([]Refusal{{Kind: KindPath, Path: c.path, Need: c.need, From: "run 1"}}, in)
+		if err != nil || p.Manual || len(p.Changes) != 1 || !p.Changes[0].Included {
+			t.Fatalf("%s: %v manual=%v (%s) %+v", c.path, err, p.Manual, p.ManualWhy, p.Changes)
+		}
+		if !strings.Contains(p.New, c.want+"\n") {
+			t.Fatalf("%s: want %s in\n%s", c.path, c.want, p.New)
+		}
+		f := mustParse(t, p.New)
+		d, err := f.Defaults(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range d.Entries {
+			if policy.Contains(home, e.Path) {
+				t.Fatalf("%s: an entry reaches home: %+v", c.path, e)
+			}
+		}
+	}
+	// Control: a record path that is really under home is named "~/…"
+	// (and a write there outside the workspace is said to be outside).
+	in := input(baseFile)
+	in.ConfigDir = "/xdg"
+	p, _ := Suggest([]Refusal{{Kind: KindPath, Path: home + "/src/x", Need: policy.Write, From: "run 1"}}, in)
+	if len(p.Changes) != 1 || !strings.Contains(strings.Join(p.Changes[0].Lines, "\n"), `path = "~/src"`) {
+		t.Fatalf("control: %+v", p.Changes)
+	}
+}
