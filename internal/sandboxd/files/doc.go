@@ -49,8 +49,10 @@
 // read, a body that runs over is cut and its temp file removed); a
 // listing is bounded (MaxListEntries, said in the header); /v1/metadata
 // withholds every name policy.CredentialName flags, every name with one of
-// the reference daemon's markers (TOKEN, SECRET, KEY, AUTH, CERT, …), and
-// every value policy.CredentialValue flags.
+// the reference daemon's markers (TOKEN, SECRET, KEY, AUTH, CERT, …) or of
+// ours (JWT, SESSION, HMAC, SALT, DSN, …), every value
+// policy.CredentialValue flags, and every value shaped like a secret
+// (a JWT, "Password=", "Bearer ", "Basic ", a slack webhook).
 //
 // # Differences from the reference daemon, on purpose
 //
