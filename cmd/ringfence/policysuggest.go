@@ -67,7 +67,13 @@ you trust it again: ringfence policy trust.`,
 			if !strings.EqualFold(filepath.Ext(target), ".toml") {
 				return &exitError{code: exitUsage, err: fmt.Errorf("%s: suggest edits TOML policy files only", target)}
 			}
-			text, exists, err := readPolicyText(target)
+			pt, err := openPolicyTarget(target)
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			defer pt.Close()
+			target = pt.path // where it really is, shown and judged (trustStep) as such
+			text, exists, err := pt.read()
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
@@ -92,7 +98,7 @@ you trust it again: ringfence policy trust.`,
 				}
 				return nil
 			}
-			if err := writePolicyText(target, text, exists, plan.New); err != nil {
+			if err := pt.write(text, exists, plan.New); err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
 			fmt.Fprintf(w, "wrote %s\n%s\n", target, trustStep(target, root, configDir))
@@ -128,74 +134,6 @@ func statHost(p string) (isDir, exists bool) {
 		return false, false
 	}
 	return fi.IsDir(), true
-}
-
-// maxPolicyText bounds the file read (policyfile refuses more than 1 MiB).
-const maxPolicyText = 1 << 20
-
-// readPolicyText reads the policy file's bytes; a missing file is not an
-// error. Anything but a regular file (a link, a FIFO) is refused: --apply
-// would write through it.
-func readPolicyText(p string) ([]byte, bool, error) {
-	fi, err := os.Lstat(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("%s: not a regular file (a link or device is not edited)", p)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxPolicyText+1))
-	if err != nil {
-		return nil, false, err
-	}
-	if len(b) > maxPolicyText {
-		return nil, false, fmt.Errorf("%s: larger than 1 MiB", p)
-	}
-	return b, true, nil
-}
-
-// writePolicyText replaces the file with text atomically (a temp file in
-// the same directory, renamed over it), keeping its mode, and only if it
-// still holds exactly the bytes the plan was made from.
-func writePolicyText(p string, was []byte, existed bool, text string) error {
-	now, exists, err := readPolicyText(p)
-	if err != nil {
-		return err
-	}
-	if exists != existed || string(now) != string(was) {
-		return fmt.Errorf("%s changed while the suggestion was made; nothing written, run suggest again", p)
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(p); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".ringfence-suggest-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // nothing left once renamed
-	_, err = tmp.WriteString(text)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	return err
 }
 
 // trustStep says what the person must do before the file takes effect.
@@ -263,10 +201,16 @@ func printPlan(w, errw io.Writer, source, target string, n int, p *suggest.Plan)
 }
 
 // termSafe keeps a record's text from driving the terminal: control
-// characters (escape sequences, newlines) are shown escaped.
+// characters (escape sequences, newlines), line and paragraph separators
+// and every bidi control (which a bidi-aware terminal uses to show a
+// path as another) are shown as '?'.
 func termSafe(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x202e || r == 0x2066 || r == 0x2067 || r == 0x2068 || r == 0x202d {
+		switch {
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0),
+			r == 0x061c, r == 0x200e, r == 0x200f, // ALM, LRM, RLM
+			r >= 0x2028 && r <= 0x202e, // LS, PS, LRE, RLE, PDF, LRO, RLO
+			r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
 			return '?'
 		}
 		return r

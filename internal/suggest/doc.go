@@ -38,7 +38,8 @@
 // characters replaced, and the result is parsed before use, so a record
 // cannot add a key, a table or a line. Nothing is ever granted silently
 // that reaches a secret or runs later: a credential store
-// (policy.CredentialNames under home), a protected name under the
+// (policy.CredentialNames under home), or a directory holding one that no
+// deeper entry keeps (~/.cargo, ~/.local, home under a deny baseline), a protected name under the
 // workspace or home (git hooks and config, shell start-up files, the
 // policy file), write access over home, a parent of the workspace or a
 // system directory, a private address, and a privileged, critical or

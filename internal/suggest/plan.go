@@ -292,7 +292,14 @@ func (s *state) entryName(p string) string {
 	case p == s.in.Root:
 		return "."
 	case policy.Contains(s.in.Root, p):
-		return strings.TrimPrefix(p, s.in.Root+"/")
+		rel := strings.TrimPrefix(p, s.in.Root+"/")
+		if strings.HasPrefix(rel, "~") {
+			// <root>/~ written as "~" would be the home directory: a
+			// record naming it got "write at ~" proposed, unflagged
+			// (judged on the workspace path), as lines to add by hand.
+			rel = "./" + rel
+		}
+		return rel
 	case s.in.Home != "" && s.in.Home != "/" && policy.Contains(s.in.Home, p):
 		return "~" + strings.TrimPrefix(p, s.in.Home)
 	}
@@ -365,6 +372,11 @@ func (s *state) sensitivePath(p string, need policy.Access) string {
 		for _, n := range policy.CredentialNames {
 			if c := policy.Clean(home + "/" + n); policy.Contains(c, p) {
 				return "~/" + n + " is a credential store: keys and tokens a command could print to the model or send away"
+			} else if policy.Contains(p, c) && s.widens(p, need, c) {
+				// A grant over a directory holding a store (~/.cargo,
+				// ~/.local, home under a deny baseline) opens the store as
+				// surely as a grant inside it, unless a deeper entry keeps it.
+				return "it holds ~/" + n + ", a credential store the grant would open: keys and tokens a command could print to the model or send away"
 			}
 		}
 	}
@@ -398,6 +410,21 @@ func (s *state) sensitivePath(p string, need policy.Access) string {
 		}
 	}
 	return ""
+}
+
+// widens reports whether an entry granting need at p raises the file's
+// access at c, beneath p: no deeper entry already decides c, and what the
+// file grants there now is less than need.
+func (s *state) widens(p string, need policy.Access, c string) bool {
+	if s.accessAt(s.file, c) >= need {
+		return false
+	}
+	for _, e := range s.file.Entries {
+		if ep := s.expand(e.Path); ep != "" && e.Access != nil && policy.Contains(ep, c) && policy.Depth(ep) > policy.Depth(p) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *state) setEntryAccess(i int, qa string, head []string) error {

@@ -68,7 +68,10 @@
 // of a writable root (policy.MatchProtectedName: .envrc, .git/hooks/*,
 // .git/config, a hook name, …; denied-by-policy with Reason
 // "protected-name"): no layer holds them, and the backends' seccomp guard
-// covers only commands, not this in-process fence.
+// covers only commands, not this in-process fence. A file at a ".git"
+// itself (a "gitdir:" pointer, which the guard admits only with content
+// pointing into a git directory it holds) is refused the same way, since
+// this fence does not read content (checkFileWrite).
 //
 // # For a file server
 //

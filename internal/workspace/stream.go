@@ -166,7 +166,7 @@ func (w *Workspace) WriteStream(path string, r io.Reader, opts StreamOptions) (W
 	// The name as given is checked before any parent is made, so a
 	// refused name (sub/dir/.envrc) leaves no directories behind; it is
 	// checked again where it really is once the links are resolved.
-	if err := w.checkWrite(rel, rel); err != nil {
+	if err := w.checkFileWrite(rel, rel); err != nil {
 		return WriteResult{}, err
 	}
 	t, err := w.writeTarget(rel, rel, true, 0)

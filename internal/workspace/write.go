@@ -67,7 +67,7 @@ func (w *Workspace) writeTarget(rel, shown string, create bool, hops int) (targe
 	st, err := sysLstatAt(dfd, base)
 	switch {
 	case isNotExist(err) && create:
-		return t, w.closeOnErr(t, w.checkWrite(t.real, shown))
+		return t, w.closeOnErr(t, w.checkFileWrite(t.real, shown))
 	case err != nil:
 		t.close()
 		return target{}, w.lookupFailure(shown, err)
@@ -76,7 +76,7 @@ func (w *Workspace) writeTarget(rel, shown string, create bool, hops int) (targe
 		return w.followTarget(rel, shown, create, hops)
 	}
 	t.exists, t.st = true, st
-	if err := w.checkWrite(t.real, shown); err != nil {
+	if err := w.checkFileWrite(t.real, shown); err != nil {
 		return target{}, w.closeOnErr(t, err)
 	}
 	return t, w.closeOnErr(t, w.checkReplaceable(t))

@@ -80,7 +80,21 @@ func parseRecursive(q string, present bool) (bool, bool) {
 // credentialMarkers are words whose presence anywhere in a name withholds
 // it from /v1/metadata, beside policy.CredentialName: the reference
 // daemon's list, kept so ringfence never serves a name it would hide.
-var credentialMarkers = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CRED", "KEY", "AUTH", "BEARER", "PRIVATE", "CERT"}
+var credentialMarkers = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CRED", "KEY", "AUTH", "BEARER", "PRIVATE", "CERT",
+	// Beyond the reference's list: names that hold a session or a
+	// signing secret, or a whole connection string.
+	"JWT", "SESSION", "COOKIE", "HMAC", "SIGNING", "SALT", "DSN", "WEBHOOK"}
+
+// credentialValueMarkers are shapes of a value that carries a secret
+// whatever its name, beside policy.CredentialValue (which reads URLs,
+// known token prefixes and keys): a connection string's password, an
+// HTTP authorization, a slack webhook. Matched lower-cased, as substrings.
+var credentialValueMarkers = []string{"password=", "pwd=", "passwd=", "secret=", "token=", "apikey=", "api_key=",
+	"bearer ", "basic ", "authorization:", "hooks.slack.com/services/"}
+
+// jwtShape is a JSON Web Token (or any base64url JSON header with a
+// payload after it): "eyJ" is base64 for `{"`.
+var jwtShape = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.`)
 
 // metadataEnv keeps the variables of environ whose names start with
 // prefix, withholding every name that looks like a credential
@@ -104,8 +118,14 @@ func metadataEnv(environ []string, prefix string) map[string]string {
 }
 
 func credentialLike(name, value string) bool {
-	if policy.CredentialName(name) || policy.CredentialValue(value) {
+	if policy.CredentialName(name) || policy.CredentialValue(value) || jwtShape.MatchString(value) {
 		return true
+	}
+	lv := strings.ToLower(value)
+	for _, m := range credentialValueMarkers {
+		if strings.Contains(lv, m) {
+			return true
+		}
 	}
 	u := strings.ToUpper(name)
 	for _, m := range credentialMarkers {

@@ -46,11 +46,14 @@
 // refused unless AllowHardLinkReads (its other name may be outside the
 // root, where no path rule reaches); an upload is bounded
 // (MaxUploadBytes; a declared length over it is refused before a byte is
-// read, a body that runs over is cut and its temp file removed); a
+// read, a body that runs over is cut and its temp file removed; a body
+// that sends nothing for UploadIdle, 30s by default, is cut too); a
 // listing is bounded (MaxListEntries, said in the header); /v1/metadata
 // withholds every name policy.CredentialName flags, every name with one of
-// the reference daemon's markers (TOKEN, SECRET, KEY, AUTH, CERT, …), and
-// every value policy.CredentialValue flags.
+// the reference daemon's markers (TOKEN, SECRET, KEY, AUTH, CERT, …) or of
+// ours (JWT, SESSION, HMAC, SALT, DSN, …), every value
+// policy.CredentialValue flags, and every value shaped like a secret
+// (a JWT, "Password=", "Bearer ", "Basic ", a slack webhook).
 //
 // # Differences from the reference daemon, on purpose
 //
@@ -74,4 +77,6 @@
 //   - The metadata filter is a heuristic over names and value shapes; the
 //     operator must still not put secrets under the prefix.
 //   - Uploads are not deduplicated or rate limited; the bound is per call.
+//     The idle bound cuts a stalled body, not one that trickles a byte
+//     inside each UploadIdle, and concurrent uploads are not counted.
 package files

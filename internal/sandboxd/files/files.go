@@ -76,7 +76,7 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 			Bound: "maxBytes", Limit: max, Observed: r.ContentLength}})
 		return
 	}
-	body := &tracked{r: http.MaxBytesReader(w, r.Body, max+multipartSlack)}
+	body := &tracked{r: http.MaxBytesReader(w, r.Body, max+multipartSlack), rc: http.NewResponseController(w), idle: h.opts.UploadIdle}
 	src, err := fileBody(r, body)
 	if err != nil {
 		h.badRequest(w, err.Error())
@@ -113,13 +113,20 @@ func (h *Handler) shownPath(r *http.Request) string {
 }
 
 // tracked remembers the last error its reader gave, so a body cut by the
-// size bound can be told from one the client abandoned.
+// size bound can be told from one the client abandoned; and it moves the
+// connection's read deadline idle ahead before each read, so a body that
+// stops arriving is cut (a slow but moving upload is not).
 type tracked struct {
-	r   io.Reader
-	err error
+	r    io.Reader
+	err  error
+	rc   *http.ResponseController
+	idle time.Duration
 }
 
 func (t *tracked) Read(b []byte) (int, error) {
+	if t.rc != nil && t.idle > 0 {
+		_ = t.rc.SetReadDeadline(time.Now().Add(t.idle))
+	}
 	n, err := t.r.Read(b)
 	if err != nil && !errors.Is(err, io.EOF) {
 		t.err = err

@@ -20,6 +20,7 @@ const (
 	DefaultMetadataEnvPrefix = "SANDBOX_"
 	DefaultMaxUploadBytes    = 256 << 20 // the agent-sandbox SDKs' own upload ceiling
 	DefaultMaxListEntries    = 100_000
+	DefaultUploadIdle        = 30 * time.Second
 )
 
 // Options configures a Handler. Root and Workspace are required.
@@ -42,6 +43,12 @@ type Options struct {
 	// MaxListEntries bounds one listing; 0 is DefaultMaxListEntries. A
 	// longer directory is cut, and the outcome header says so.
 	MaxListEntries int
+	// UploadIdle bounds how long a PUT's body may send nothing: a client
+	// that stalls (or trickles nothing) is cut, its temp file removed. 0 is
+	// DefaultUploadIdle. Without it a stalled upload held its connection,
+	// a directory and a temp file descriptor for good, and a few hundred
+	// of them used up the server's descriptors.
+	UploadIdle time.Duration
 	// AllowHardLinkReads serves files with more than one hard link. Off,
 	// they are refused (403): another name of the inode may lie outside
 	// the root, where the fence's path checks cannot see it.
@@ -86,6 +93,9 @@ func NewHandler(opts Options) (*Handler, error) {
 	}
 	if opts.MaxUploadBytes <= 0 {
 		opts.MaxUploadBytes = DefaultMaxUploadBytes
+	}
+	if opts.UploadIdle <= 0 {
+		opts.UploadIdle = DefaultUploadIdle
 	}
 	if opts.MaxListEntries <= 0 {
 		opts.MaxListEntries = DefaultMaxListEntries
