@@ -30,6 +30,7 @@ var ProtectedNameTable = []NameRow{
 	{".zlogin", "zsh", "sourced by login shells"},
 	{".gitconfig", "git", "a config file can name hooks, pagers, fsmonitor, credential helpers"},
 	{".gitmodules", "git", "submodule URLs and update commands (update = !cmd runs a command)"},
+	{"hgrc", "Mercurial", "a repository's .hg/hgrc: its [hooks] run on every hg command, hg status included"},
 	{".mcp.json", "Claude Code, MCP clients", "project MCP servers: commands started by the agent"},
 	{".ringfence", "ringfence", "the workspace's own policy directory"},
 	{".ringfence.toml", "ringfence", "the workspace's own policy file"},
