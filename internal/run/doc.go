@@ -37,6 +37,17 @@
 //     pids, else the v1 memory and pids controllers, with cpuacct for CPU
 //     time), else by sampling the tree every SampleInterval ("monitor").
 //     Result.Resources says which; Breach names the limit that ended it.
+//     Under v1 a group spans only the hierarchies its limits need
+//     (v1Controllers): pids always (the process bound, pids.max, and the
+//     census), memory only for a memory limit, cpuacct only for a CPU-time
+//     limit. Making and removing a v1 memory or cpuacct group costs
+//     milliseconds, and the CLI's default 512-process bound alone used to
+//     pay it on every run; the bound is the same kernel count as before
+//     (TestProcessesOnlyRunMakesOnlyAPidsGroup, TestForkBomb). Memory and
+//     CPU use of such a run are sampled from /proc for the report only.
+//     RLIMIT_NPROC was not chosen: the kernel exempts the host's root user
+//     from it (copy_process compares the real user with INIT_USER), and a
+//     confined run as root would then be unbounded.
 //     Groups are made under the supervisor's own group (it stays within its
 //     own budget) and removed after every run.
 //   - Under v1 the command is born inside its group: the forking thread
