@@ -4,7 +4,12 @@
 //
 // # How it is started
 //
-// A backend builds a Spec and calls NewCmd. The spec (argv, working
+// A backend builds a Spec and calls NewCmd. The init is executed from
+// SelfExe (/proc/self/exe: the image the supervisor runs, which cannot be
+// written while it runs), never from the path the binary was installed
+// at, so a binary renamed over ringfence's while a run starts cannot run
+// as the init or as the exec stage (TestReplacedBinaryCannotBecomeInit in
+// the landlock backend, with its control, as root and not). The spec (argv, working
 // directory, environment, mount plan, Landlock rules, seccomp options)
 // travels on an inherited pipe (descriptor 3), written by Cmd.Setup once
 // the supervisor has placed the init in its cgroup; never on the command

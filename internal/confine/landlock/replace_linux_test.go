@@ -13,6 +13,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	rfrun "github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/policy"
@@ -132,4 +133,9 @@ func copyFile(t *testing.T, from, to string) {
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The same, run by an unprivileged user (uid 65534).
+func TestReplacedBinaryCannotBecomeInitNonRoot(t *testing.T) {
+	inittest.RerunAsNonRoot(t, "^TestReplacedBinaryCannotBecomeInit$")
 }
