@@ -73,7 +73,9 @@
 //     leave). With Options.Reaper the command runs under a re-executed
 //     subreaper (ReaperMain): orphans are re-parented to it, not to the
 //     host's init, and it ends the tree on its parent's death, even by
-//     SIGKILL. The binary must call Dispatch first thing in main (the
+//     SIGKILL. The reaper is executed from /proc/self/exe, the image the
+//     supervisor runs, so a binary renamed over ours cannot run as it
+//     (TestReplacedBinaryCannotBecomeReaper, with its control). The binary must call Dispatch first thing in main (the
 //     ringfence binary and this package's TestMain do); Run refuses the
 //     option otherwise, and refuses to run at all inside a process started
 //     as the reaper, so a binary that fails to dispatch cannot recurse.
