@@ -5,10 +5,13 @@
 # agent profile (host read-only, the workspace writable, fresh /dev and
 # /proc, private /tmp, every namespace unshared), for /bin/true and for a
 # small write in the workspace; prints medians and ratios to bwrap and to
-# bare exec, and the init's peak RSS.
+# bare exec, `ringfence version` against a static Go hello world, the
+# init's peak RSS, and CPU time and page faults per run (perf stat, when
+# perf is installed: on a loaded machine wall time is mostly waiting, and
+# CPU and faults are the figures that move with the code).
 #
-# Needs: go, hyperfine, bwrap, python3 (for the summary). Tells you what is
-# missing. It builds ringfence and times `ringfence run --backend B`
+# Needs: go, hyperfine, bwrap, python3 (for the summary); perf optional.
+# Tells you what is missing. It builds ringfence and times `ringfence run --backend B`
 # (RINGFENCE=/path/to/ringfence times that binary instead).
 # RUNS (default 300) and WARMUP (default 30) tune hyperfine.
 set -eu
@@ -34,6 +37,11 @@ if [ -z "${RINGFENCE:-}" ]; then
 	(cd "$here/.." && CGO_ENABLED=0 go build -trimpath -o "$out/ringfence" ./cmd/ringfence)
 	RINGFENCE="$out/ringfence"
 fi
+hello="$out/hello"
+mkdir -p "$out/hello-src"
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$out/hello-src/main.go"
+printf 'module hello\n\ngo 1.21\n' >"$out/hello-src/go.mod"
+(cd "$out/hello-src" && CGO_ENABLED=0 go build -trimpath -o "$hello" .)
 rf() { echo "$RINGFENCE run -q --root $ws --backend $1 --"; }
 bwrap_profile="bwrap --ro-bind / / --bind $ws $ws --dev /dev --proc /proc --tmpfs /tmp --unshare-all --die-with-parent --chdir $ws"
 
@@ -53,10 +61,27 @@ hyperfine -N --warmup "$warmup" --runs "$runs" --export-json "$out/startup.json"
 	-n bare-write "$write" \
 	-n linux-write "$(rf linux) $write" \
 	-n landlock-write "$(rf landlock) $write" \
-	-n bwrap-write "$bwrap_profile $write" >/dev/null
+	-n bwrap-write "$bwrap_profile $write" \
+	-n version "$RINGFENCE version" \
+	-n hello "$hello" >/dev/null
+
+# CPU time and page faults per run, summed over the whole process tree.
+faults="$out/faults.txt"
+: >"$faults"
+if command -v perf >/dev/null 2>&1; then
+	for who in linux landlock bwrap; do
+		case $who in
+		bwrap) cmd="$bwrap_profile /bin/true" ;;
+		*) cmd="$(rf $who) /bin/true" ;;
+		esac
+		# shellcheck disable=SC2086
+		perf stat -x, -e task-clock,page-faults -r 30 $cmd 2>&1 >/dev/null |
+			awk -F, -v who="$who" '$3=="task-clock"{c=$1} $3=="page-faults"{f=$1} END{print who, c, f}' >>"$faults"
+	done
+fi
 
 hwm=$($(rf linux) /bin/sh -c 'grep VmHWM /proc/1/status' | awk '{print $2}')
-python3 - "$out/startup.json" "$hwm" <<'PY'
+python3 - "$out/startup.json" "$hwm" "$faults" <<'PY'
 import json, sys
 res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 med = {k: v["median"] * 1000 for k, v in res.items()}
@@ -67,6 +92,15 @@ for kind in ("true", "write"):
         cpu = (res[k]["user"] + res[k]["system"]) * 1000
         print("%-16s %10.2f %10.2f %12.2f %12.2f %12.2f" % (k, med[k], res[k]["min"] * 1000,
               med[k] / med["bwrap-" + kind], med[k] - med["bare-" + kind], cpu))
+print("version %.2f ms, static hello world %.2f ms: %.2fx (target <= 1.5x)" % (
+    med["version"], med["hello"], med["version"] / med["hello"]))
 print("targets: linux <= 0.75x bwrap; landlock within 1.5 ms of bare")
-print("linux init peak RSS (VmHWM): %s kB (target < 15360)" % sys.argv[2])
+print("linux init peak RSS (VmHWM): %s kB (target <= 4096)" % sys.argv[2])
+rows = [l.split() for l in open(sys.argv[3]) if len(l.split()) == 3]
+if rows:
+    f = {r[0]: (float(r[1]), float(r[2])) for r in rows}
+    print("%-10s %10s %12s %12s" % ("per run", "cpu ms", "page faults", "x bwrap"))
+    for who, (cpu, pf) in f.items():
+        print("%-10s %10.2f %12.0f %12.2f" % (who, cpu, pf, pf / f["bwrap"][1] if "bwrap" in f else 0))
+    print("target: page faults <= 1.5x bwrap")
 PY

@@ -109,7 +109,7 @@ func (s *state) judge(argv []string, depth int) (verdict, []Classification, stri
 		return screenArgs(prog, argv, v), inner, prog
 	}
 	name = family(name)
-	h, ok := table[name]
+	h, ok := lookup(name)
 	if !ok {
 		return verdict{cap: Unknown, reason: "not in the built-in table"}, nil, name
 	}
@@ -137,7 +137,7 @@ func (s *state) relative(argv []string, depth int) (verdict, []Classification) {
 		v = verdict{cap: Unknown, reason: "a program named relative to a directory a cd moved to"}
 	}
 	base := family(path.Base(clean))
-	h, known := table[base]
+	h, known := lookup(base)
 	if !known {
 		return v, nil
 	}

@@ -35,7 +35,7 @@ func FuzzClassifyArgv(f *testing.F) {
 		got := Classify(argv)
 		checkInvariants(t, joined, got)
 		if name, ok := systemName(argv[0]); ok && !strings.ContainsAny(name, "/") {
-			if _, known := table[family(name)]; !known && got.Outcome < AskApproval {
+			if _, known := lookup(family(name)); !known && got.Outcome < AskApproval {
 				t.Errorf("unknown program %q classified %s/%s", name, got.Capability, got.Outcome)
 			}
 		}

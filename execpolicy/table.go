@@ -1,11 +1,37 @@
 package execpolicy
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // table maps a program's name to the handler that judges it. It is filled
-// once, at package initialisation, by the files named table_*.go, and only
-// read afterwards.
-var table = map[string]handler{}
+// once, on the first classification, by the register functions of the
+// files named table_*.go, and only read afterwards. Not at package
+// initialisation: every ringfence process (the CLI for `version`, the
+// sandbox init) would pay for a table only classification reads
+// (cmd/ringfence's TestPackageInitIsLazy).
+var (
+	table     map[string]handler
+	tableOnce sync.Once
+)
+
+// lookup returns the handler judging the program name.
+func lookup(name string) (handler, bool) {
+	tableOnce.Do(buildTable)
+	h, ok := table[name]
+	return h, ok
+}
+
+func buildTable() {
+	table = map[string]handler{}
+	registerDev()
+	registerFs()
+	registerGit()
+	registerSys()
+	registerText()
+	registerWrap()
+}
 
 func register(h handler, names ...string) {
 	for _, n := range names {
@@ -165,4 +191,4 @@ type subGroup struct {
 
 func v(c Capability, reason string) verdict { return verdict{cap: c, reason: reason} }
 
-func knownPrograms() int { return len(table) }
+func knownPrograms() int { tableOnce.Do(buildTable); return len(table) }

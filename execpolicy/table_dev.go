@@ -15,7 +15,7 @@ var (
 	netTalk     = v(Network, "talks to a package registry")
 )
 
-func init() {
+func registerDev() {
 	register(goTool, "go")
 	register(subcommands{subs: subs(
 		subGroup{"build b check c test t run r bench doc clippy package nextest llvm-cov expand deny machete insta miri", useBuild},
@@ -331,7 +331,7 @@ func (s *state) pyModule(mod string, rest []string, depth int) (verdict, []Class
 	if vd, ok := pyModules[mod]; ok {
 		return vd, nil
 	}
-	if _, ok := table[mod]; ok && !strings.Contains(mod, "/") {
+	if _, ok := lookup(mod); ok && !strings.Contains(mod, "/") {
 		return verdict{cap: Use, quiet: true}, s.run(append([]string{mod}, rest...), depth)
 	}
 	return v(Use, "runs an installed python module"), nil

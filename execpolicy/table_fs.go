@@ -4,7 +4,7 @@ import "strings"
 
 const broadReason = "reaches the root, a system directory, the home directory or a parent of the working directory"
 
-func init() {
+func registerFs() {
 	register(rm, "rm", "grm")
 	register(chmod, "chmod")
 	register(chownLike, "chown", "chgrp")

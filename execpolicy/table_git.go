@@ -2,7 +2,7 @@ package execpolicy
 
 import "strings"
 
-func init() {
+func registerGit() {
 	register(git, "git")
 	register(fixed(Credential, "reads or stores git credentials"), "git-credential-store", "git-credential-cache", "git-credential-osxkeychain", "git-credential-manager")
 	register(gh, "gh")

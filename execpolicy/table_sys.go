@@ -11,7 +11,7 @@ const (
 	serviceReason = "starts, stops or reconfigures a service"
 )
 
-func init() {
+func registerSys() {
 	register(fixed(Network, netReason), strings.Fields(`ssh scp sftp nc ncat netcat socat ping ping6 dig nslookup
 		host telnet ftp lftp traceroute tracepath mtr whois aria2c nmap ssh-keyscan mosh psql mysql mongo mongosh
 		redis-cli sqlcmd grpcurl websocat ngrok cloudflared tailscale openvpn wg curlie xh http https ab wrk

@@ -12,7 +12,7 @@ const (
 	rewriteReason = "rewrites files in place"
 )
 
-func init() {
+func registerText() {
 	register(fixed(Observe, readsReason), strings.Fields(`
 		ls ll dir vdir cat head tail wc grep egrep fgrep zgrep rg ag ack uniq cut tr diff diff3 sdiff cmp
 		comm stat file du df pwd echo printf true false which whereis type basename dirname realpath

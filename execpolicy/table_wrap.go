@@ -6,7 +6,7 @@ import "strings"
 // classified as a part, and the wrapper itself is reported only when it adds
 // something (sudo adds privilege; timeout adds nothing).
 
-func init() {
+func registerWrap() {
 	// wrapper(options taking a value, number of leading operands that are not the command)
 	register(wrapper(set("-s", "--signal", "-k", "--kill-after"), 1), "timeout", "gtimeout")
 	register(wrapper(set("-n", "--adjustment"), 0), "nice")

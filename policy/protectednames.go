@@ -292,12 +292,7 @@ func ValidProtectedName(name string) bool {
 // is protected by name there (itself a protected name, or beneath one):
 // what a backend's name guard holds without any mount or Landlock rule.
 func (p *Policy) ProtectedByName(path string) bool {
-	for _, r := range p.WritableRoots().Roots {
-		if r != path && Contains(r, path) && p.Names.Match(strings.TrimPrefix(Clean(path), Clean(r)+"/")).Protected() {
-			return true
-		}
-	}
-	return false
+	return p.ProtectedByNameFunc()(path)
 }
 
 // ProtectionOf says why path (a host path) is held read-only inside a

@@ -5,16 +5,19 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"sync"
 )
 
 // labelKey is this process's key for session labels. It is never written
 // anywhere, so a label cannot be turned back into the session id, nor a
-// guessed id checked against a trail written by another process.
-var labelKey = func() []byte {
+// guessed id checked against a trail written by another process. Drawn on
+// first use, not at package initialisation: every ringfence process (the
+// sandbox init too) links this package, few label a session.
+var labelKey = sync.OnceValue(func() []byte {
 	k := make([]byte, 32)
 	_, _ = rand.Read(k) // crypto/rand.Read never fails (Go 1.24+): it aborts the program instead
 	return k
-}()
+})
 
 // labelPrefix marks a label, so nobody mistakes one for an id.
 const labelPrefix = "s-"
@@ -29,7 +32,7 @@ func SessionLabel(id string) string {
 	if id == "" {
 		return ""
 	}
-	m := hmac.New(sha256.New, labelKey)
+	m := hmac.New(sha256.New, labelKey())
 	m.Write([]byte(id))
 	return labelPrefix + hex.EncodeToString(m.Sum(nil)[:8])
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ringfence/ringfence/internal/audit"
@@ -28,7 +29,11 @@ func hashOf(s string) string {
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
-var tmpl = template.Must(template.New("audit").Parse(strings.Replace(page, "{{.CSP}}", CSP, 1)))
+// tmpl is parsed on first use, not at package initialisation: every
+// ringfence process links this package, few render a page.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("audit").Parse(strings.Replace(page, "{{.CSP}}", CSP, 1)))
+})
 
 // refusedKinds are the outcomes that mean ringfence (or a person) refused
 // the call, as against a command that ran and failed.
@@ -116,7 +121,7 @@ func Render(w io.Writer, title string, recs []audit.Record) error {
 	if !first.IsZero() {
 		v.Span = first.Format(time.DateTime) + " – " + last.Format(time.DateTime) + " UTC (" + last.Sub(first).Round(time.Millisecond).String() + ")"
 	}
-	return tmpl.Execute(w, v)
+	return tmpl().Execute(w, v)
 }
 
 func sorted(m map[string]bool) []string {

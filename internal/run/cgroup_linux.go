@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -70,7 +71,8 @@ func newV2(root, self, name string, l policy.Limits) (*cgroup, error) {
 
 func newV1(root, self, name string, l policy.Limits) (*cgroup, error) {
 	g := &cgroup{dirs: map[string]string{}, fd: -1}
-	for _, ctrl := range []string{"memory", "pids", "cpuacct"} {
+	required, optional := v1Controllers(l)
+	for _, ctrl := range append(slices.Clone(required), optional...) {
 		own, ok := ownCgroup(self, ctrl)
 		base := filepath.Join(root, ctrl)
 		if _, err := os.Stat(filepath.Join(base, "cgroup.procs")); err != nil || !ok || !safeCgroupPath(own) {
@@ -78,8 +80,10 @@ func newV1(root, self, name string, l policy.Limits) (*cgroup, error) {
 		}
 		g.dirs[ctrl] = filepath.Join(base, own, name)
 	}
-	if g.dirs["memory"] == "" || g.dirs["pids"] == "" {
-		return nil, errNoCgroup
+	for _, ctrl := range required {
+		if g.dirs[ctrl] == "" {
+			return nil, errNoCgroup
+		}
 	}
 	return g, g.create(l)
 }
@@ -327,18 +331,27 @@ func (g *cgroup) sample() sample {
 			ForkRefused: keyed(g.read("", "pids.events"), "max"),
 		}
 	}
-	cpu := time.Duration(g.num("cpuacct", "cpuacct.usage"))
-	if g.dirs["cpuacct"] == "" {
-		cpu = (&monitor{pid: g.pid}).sample().CPU
-	}
-	return sample{
+	s := sample{
 		MemoryBytes: g.num("memory", "memory.usage_in_bytes"),
 		PeakMemory:  g.num("memory", "memory.max_usage_in_bytes"),
 		Processes:   int(g.num("pids", "pids.current")),
-		CPU:         cpu,
+		CPU:         time.Duration(g.num("cpuacct", "cpuacct.usage")),
 		OOMKills:    keyed(g.read("memory", "memory.oom_control"), "oom_kill"),
 		ForkRefused: keyed(g.read("pids", "pids.events"), "max"),
 	}
+	// A group without memory or cpuacct (see v1Controllers) still reports
+	// what the tree used, sampled from /proc as monitor mode does; nothing
+	// is enforced from these samples (no such limit was asked for).
+	if g.dirs["cpuacct"] == "" || g.dirs["memory"] == "" {
+		m := (&monitor{pid: g.pid}).sample()
+		if g.dirs["cpuacct"] == "" {
+			s.CPU = m.CPU
+		}
+		if g.dirs["memory"] == "" {
+			s.MemoryBytes = m.MemoryBytes
+		}
+	}
+	return s
 }
 
 // members lists the processes in the group.

@@ -235,3 +235,26 @@ func ownCgroup(content, controller string) (string, bool) {
 func safeCgroupPath(p string) bool {
 	return strings.HasPrefix(p, "/") && !strings.Contains(p, "..") && !strings.ContainsRune(p, 0)
 }
+
+// v1Controllers decides which v1 hierarchies a run's group spans, and
+// which of them must exist. The pids controller is always needed: it holds
+// the process bound (pids.max, an exact count of the group's tasks that
+// the kernel enforces at fork) and is the census of the tree. Memory is
+// needed only to enforce a memory limit, cpuacct only to measure a CPU-time
+// limit (optional: without it CPU time is sampled from /proc). Creating
+// and removing a v1 memory or cpuacct group costs several milliseconds
+// (the kernel's offlining of per-cpu and memcg state), so a run that is
+// only bounded in processes — every CLI run under the default bound — makes
+// only its pids group. Memory use is then sampled from /proc for the
+// report, as in monitor mode, and never enforced by sampling: no memory
+// limit is asked for.
+func v1Controllers(l policy.Limits) (required, optional []string) {
+	required = []string{"pids"}
+	if l.MemoryBytes > 0 {
+		required = append(required, "memory")
+	}
+	if l.CPUTime > 0 {
+		optional = []string{"cpuacct"}
+	}
+	return required, optional
+}

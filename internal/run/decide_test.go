@@ -226,3 +226,24 @@ func TestResultJSON(t *testing.T) {
 		t.Fatalf("a stopped command must say exitCode null: %s", stopped)
 	}
 }
+
+// The pids controller is in every group (the process bound and the census
+// live there); memory only with a memory limit, cpuacct only with a CPU
+// limit, and never required.
+func TestV1Controllers(t *testing.T) {
+	for _, tc := range []struct {
+		l        policy.Limits
+		req, opt []string
+	}{
+		{policy.Limits{}, []string{"pids"}, nil},
+		{policy.Limits{Processes: 512}, []string{"pids"}, nil},
+		{policy.Limits{MemoryBytes: 1}, []string{"pids", "memory"}, nil},
+		{policy.Limits{CPUTime: time.Second}, []string{"pids"}, []string{"cpuacct"}},
+		{policy.Limits{MemoryBytes: 1, Processes: 1, CPUTime: 1}, []string{"pids", "memory"}, []string{"cpuacct"}},
+	} {
+		req, opt := v1Controllers(tc.l)
+		if !slices.Equal(req, tc.req) || !slices.Equal(opt, tc.opt) {
+			t.Errorf("%+v: required %v optional %v, want %v %v", tc.l, req, opt, tc.req, tc.opt)
+		}
+	}
+}

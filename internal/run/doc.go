@@ -39,6 +39,17 @@
 //     pids, else the v1 memory and pids controllers, with cpuacct for CPU
 //     time), else by sampling the tree every SampleInterval ("monitor").
 //     Result.Resources says which; Breach names the limit that ended it.
+//     Under v1 a group spans only the hierarchies its limits need
+//     (v1Controllers): pids always (the process bound, pids.max, and the
+//     census), memory only for a memory limit, cpuacct only for a CPU-time
+//     limit. Making and removing a v1 memory or cpuacct group costs
+//     milliseconds, and the CLI's default 512-process bound alone used to
+//     pay it on every run; the bound is the same kernel count as before
+//     (TestProcessesOnlyRunMakesOnlyAPidsGroup, TestForkBomb). Memory and
+//     CPU use of such a run are sampled from /proc for the report only.
+//     RLIMIT_NPROC was not chosen: the kernel exempts the host's root user
+//     from it (copy_process compares the real user with INIT_USER), and a
+//     confined run as root would then be unbounded.
 //     Groups are made under the supervisor's own group (it stays within its
 //     own budget) and removed after every run.
 //   - Under v1 the command is born inside its group: the forking thread
@@ -64,7 +75,9 @@
 //     leave). With Options.Reaper the command runs under a re-executed
 //     subreaper (ReaperMain): orphans are re-parented to it, not to the
 //     host's init, and it ends the tree on its parent's death, even by
-//     SIGKILL. The binary must call Dispatch first thing in main (the
+//     SIGKILL. The reaper is executed from /proc/self/exe, the image the
+//     supervisor runs, so a binary renamed over ours cannot run as it
+//     (TestReplacedBinaryCannotBecomeReaper, with its control). The binary must call Dispatch first thing in main (the
 //     ringfence binary and this package's TestMain do); Run refuses the
 //     option otherwise, and refuses to run at all inside a process started
 //     as the reaper, so a binary that fails to dispatch cannot recurse.

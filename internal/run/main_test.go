@@ -27,6 +27,8 @@ func TestMain(m *testing.M) {
 		balloon()
 	case "supervise":
 		supervise(os.Getenv("RF_RUN_MODE"), os.Getenv("RF_RUN_DIR"))
+	case "replaced":
+		replacedHelper()
 	}
 	os.Exit(m.Run())
 }

@@ -203,7 +203,12 @@ func (s *session) wrapInReaper() error {
 	}
 	c := s.c
 	args := append([]string{exe, reapArg, strconv.Itoa(len(c.ExtraFiles)), c.Path}, argv(c)...)
-	s.cmd.Path, s.cmd.Args = exe, args
+	// The reaper is executed from the image this process runs, not from the
+	// path it was installed at: a binary renamed over ours meanwhile must
+	// not run as the reaper (with the supervisor's privileges, outside any
+	// sandbox), and the gentle stop recognises the reaper as a runner by
+	// that image (gentleTargets).
+	s.cmd.Path, s.cmd.Args = "/proc/self/exe", args
 	s.cmd.Env = append(append([]string{}, environ(c.Env)...), reaperEnv+"=1")
 	s.cmd.ExtraFiles = append(append([]*os.File{}, c.ExtraFiles...), statusW, gateR)
 	s.childEnds = append(s.childEnds, statusW, gateR)

@@ -33,7 +33,9 @@ func probe(root string) Capabilities {
 			c.V1Controllers = append(c.V1Controllers, ctrl)
 		}
 	}
-	g, err := newCgroup(root, policy.Limits{})
+	// Quota means memory and processes both: ask for a memory limit so the
+	// trial group spans the memory hierarchy too (v1Controllers).
+	g, err := newCgroup(root, policy.Limits{MemoryBytes: 1 << 40})
 	if err != nil {
 		c.Resources, c.Reason = ResourcesMonitor, err.Error()
 		return c

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -48,7 +49,9 @@ func markerPath(dir, path string) string {
 
 // versionShape is what a bwrap version looks like; a marker saying
 // anything else is ignored.
-var versionShape = regexp.MustCompile(`^[0-9A-Za-z.+~-]{1,32}$`)
+// Compiled on first use: the bwrap backend is linked into every ringfence
+// process, the cache is read by few.
+var versionShape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9A-Za-z.+~-]{1,32}$`) })
 
 // cachedVersion is the version a valid marker records, or "".
 func cachedVersion(marker string) string {
@@ -56,7 +59,7 @@ func cachedVersion(marker string) string {
 		return ""
 	}
 	b, err := os.ReadFile(marker)
-	if err != nil || !versionShape.Match(b) {
+	if err != nil || !versionShape().Match(b) {
 		return ""
 	}
 	return string(b)
@@ -66,7 +69,7 @@ func cachedVersion(marker string) string {
 // probes again). Written to a temporary name and renamed, so a reader
 // never sees half of it.
 func remember(marker, version string) {
-	if marker == "" || !versionShape.MatchString(version) {
+	if marker == "" || !versionShape().MatchString(version) {
 		return
 	}
 	if os.MkdirAll(filepath.Dir(marker), 0o700) != nil {

@@ -67,7 +67,7 @@ type applied struct {
 func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, error) {
 	v := &view{protected: map[string]bool{}, m: remapFor(p, req, opts), fdBase: opts.OpenFDBase, named: func(string) bool { return false }}
 	if opts.SuperviseUnix {
-		v.named = p.ProtectedByName
+		v.named = p.ProtectedByNameFunc()
 	}
 	switch {
 	case p.Baseline == policy.Deny:

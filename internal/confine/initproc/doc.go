@@ -4,7 +4,12 @@
 //
 // # How it is started
 //
-// A backend builds a Spec and calls NewCmd. The spec (argv, working
+// A backend builds a Spec and calls NewCmd. The init is executed from
+// SelfExe (/proc/self/exe: the image the supervisor runs, which cannot be
+// written while it runs), never from the path the binary was installed
+// at, so a binary renamed over ringfence's while a run starts cannot run
+// as the init or as the exec stage (TestReplacedBinaryCannotBecomeInit in
+// the landlock backend, with its control, as root and not). The spec (argv, working
 // directory, environment, mount plan, Landlock rules, seccomp options)
 // travels on an inherited pipe (descriptor 3), written by Cmd.Setup once
 // the supervisor has placed the init in its cgroup; never on the command
@@ -196,7 +201,14 @@
 // dies too. Before Landlock ABI 6 (no scopes) the landlock backend's
 // command can signal, stop or kill its init (reported). The exec stage
 // costs one more start of the ringfence binary per command (about 5 ms
-// on the shared test machine). The init's binary is readable and
+// on the shared test machine). The init is the whole ringfence binary
+// (22 MB): each start runs every package's initialisation (kept lazy:
+// cmd/ringfence's TestPackageInitIsLazy) and maps about 10 MB of it (peak
+// RSS 11.6 MB before any work, 4.5 MB for a binary of this package alone;
+// start 2.4 against 1.4 ms). A separate small init embedded and executed
+// from a sealed memfd would have to be copied per run (≈0.65 ms for its
+// 4.7 MB) and kept in step with this package by a generated, committed
+// artifact: not built yet (issue 16). The init's binary is readable and
 // executable by the command under the landlock backend (the exec stage
 // runs it from inside the init's domain).
 //

@@ -15,8 +15,21 @@ import (
 // because the init lives as long as the command.
 var initEnv = []string{"GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1,containermaxprocs=0,updatemaxprocs=0"}
 
-// Executable is the ringfence binary to re-execute as the init, resolved
-// once per Confine so a replaced binary on disk is noticed by the next call.
+// SelfExe is what the init is executed from: the kernel's own reference to
+// the image this process runs, not a path. A path names whatever file is
+// there when exec(2) looks: a binary renamed over ours, or a package
+// upgrade, between our start and the init's exec would run as the init, and
+// the exec stage (Spec.Nest) would run it again from inside the sandbox.
+// The image we run cannot be written while we run it (ETXTBSY), so the init
+// is the very code that built its spec (TestReplacedBinaryCannotBecomeInit).
+// A memfd copy (runc's answer to CVE-2019-5736, where the danger was a
+// container writing the runtime's binary) would cost a copy of the whole
+// binary per run, and the command here cannot reach our image: the init is
+// not dumpable, so /proc/1/exe is closed to it.
+const SelfExe = "/proc/self/exe"
+
+// Executable is the path of the ringfence binary, for names and Landlock
+// rules only; what is executed is SelfExe.
 func Executable() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -51,7 +64,7 @@ func NewCmd(spec *Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
 		return nil, err
 	}
 	cmd := &confine.Cmd{
-		Path:        exe,
+		Path:        SelfExe,
 		Args:        []string{exe, Arg},
 		Env:         initEnv,
 		Dir:         "/",

@@ -42,15 +42,17 @@ func nestable() bool {
 	return err == nil && abi >= 6
 }
 
-// prepareNest resolves the binary the exec stage runs and lets the init's
-// domain execute it (an allow-list baseline may not cover it otherwise).
+// prepareNest names the binary the exec stage runs — the init's own image
+// (SelfExe), never the path it was installed at, which may name another
+// file by now — and lets the init's domain execute it (an allow-list
+// baseline may not cover it otherwise). Landlock opens the rule's path
+// following the link, so the rule holds exactly that image's inode.
 func prepareNest(spec *Spec) error {
-	exe, err := Executable()
-	if err != nil {
+	if _, err := os.Stat(SelfExe); err != nil {
 		return err
 	}
-	nestExe = exe
-	spec.Landlock.Read = append(spec.Landlock.Read, exe)
+	nestExe = SelfExe
+	spec.Landlock.Read = append(spec.Landlock.Read, SelfExe)
 	return nil
 }
 

@@ -87,8 +87,9 @@ func NewPlan(p *policy.Policy) Plan {
 // write-open, truncation, link, rename).
 func guardedProtected(p *policy.Policy, roots []string) []string {
 	var out []string
+	named := p.ProtectedByNameFunc() // once: see its doc
 	for _, l := range p.Layers {
-		if l.Origin != policy.FromProtected || p.ProtectedByName(l.Path) {
+		if l.Origin != policy.FromProtected || named(l.Path) {
 			continue
 		}
 		for _, r := range roots {
@@ -162,8 +163,9 @@ func KeepExisting(p *policy.Policy, plan Plan, exists func(string) bool) Plan {
 	if len(plan.Seccomp.NameRoots) == 0 {
 		return plan
 	}
+	named := p.ProtectedByNameFunc()
 	for _, l := range p.Layers {
-		if l.Origin == policy.FromProtected && p.ProtectedByName(l.Path) && exists(l.Path) {
+		if l.Origin == policy.FromProtected && named(l.Path) && exists(l.Path) {
 			plan.Seccomp.Protected = append(plan.Seccomp.Protected, l.Path)
 			plan.Seccomp.GuardRemove = true
 		}
@@ -200,8 +202,9 @@ func unprotected(p *policy.Policy, plan Plan) []string {
 	for _, c := range plan.Seccomp.Protected {
 		carved[c] = true
 	}
+	named := p.ProtectedByNameFunc()
 	for _, d := range p.WritableRoots().Denied {
-		if len(plan.Seccomp.NameRoots) > 0 && p.ProtectedByName(d) {
+		if len(plan.Seccomp.NameRoots) > 0 && named(d) {
 			carved[d] = true
 		}
 	}

@@ -132,9 +132,10 @@ func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
 	}
 	plan.Landlock = landlockFor(p, scratchRO, home, plan.Mount)
 	plan.Seccomp = seccompFor(p, plan.Mount)
+	named := p.ProtectedByNameFunc() // once: see its doc
 	for _, c := range carveOuts(p) {
 		plan.CarveOuts = append(plan.CarveOuts, c.Path)
-		if c.Origin == policy.FromProtected && len(plan.Seccomp.NameRoots) > 0 && p.ProtectedByName(c.Path) {
+		if c.Origin == policy.FromProtected && len(plan.Seccomp.NameRoots) > 0 && named(c.Path) {
 			plan.Named = append(plan.Named, c.Path)
 		}
 	}

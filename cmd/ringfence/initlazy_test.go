@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// initBudget is the most a package of this module may allocate at package
+// initialisation (allocations, as GODEBUG=inittrace=1 counts them: exact,
+// unlike its clock). Every ringfence process pays it — `ringfence version`,
+// and the sandbox init, which is this same binary — so tables, regexps,
+// templates and schemas are built on first use. The classifier keeps a few
+// small maps; the rest keep almost nothing.
+var initBudget = map[string]int{
+	"execpolicy":                128, // was 473: its program table is built on the first Classify
+	"internal/confine/bwrap":    16,  // was 443: the version regexp compiles on first use
+	"internal/auditview":        32,  // was 567: the page template parses on first render
+	"internal/confine/initproc": 16,
+	"internal/confine/linux":    16,
+	"internal/confine/landlock": 16,
+	"internal/run":              16,
+	"internal/confine/seccomp":  96,
+	"policy":                    32,
+	"outcome":                   32,
+	"tools":                     32,
+	"internal/mcp":              64,
+}
+
+// The CLI's package initialisation stays within initBudget per package, and
+// the module's library packages within 400 allocations in all (≈2,000
+// before tables, regexps and templates became lazy). Measured on the real
+// command line (`ringfence version` through this test binary), so the
+// figures are the CLI's; the test binary's own package main is not judged
+// (its _test.go files are part of it).
+func TestPackageInitIsLazy(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "version")
+	cmd.Env = append(os.Environ(), cliMainEnv+"=1", "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ringfence version: %v\n%s", err, out)
+	}
+	const module = "github.com/ringfence/ringfence/"
+	seen, total := map[string]int{}, 0
+	for line := range strings.SplitSeq(string(out), "\n") {
+		// init PKG @T ms, C ms clock, B bytes, A allocs
+		f := strings.Fields(line)
+		if len(f) != 11 || f[0] != "init" || f[10] != "allocs" || !strings.HasPrefix(f[1], module) {
+			continue
+		}
+		pkg := strings.TrimPrefix(f[1], module)
+		allocs, err := strconv.Atoi(f[9])
+		if err != nil {
+			t.Fatalf("unreadable inittrace line %q", line)
+		}
+		if pkg == "cmd/ringfence" || strings.Contains(pkg, "test") {
+			continue
+		}
+		seen[pkg] = allocs
+		total += allocs
+	}
+	if len(seen) == 0 {
+		t.Fatalf("no inittrace line of this module's packages in:\n%s", out)
+	}
+	for pkg, budget := range initBudget {
+		got, ok := seen[pkg]
+		if !ok {
+			continue // no package initialisation at all: within any budget
+		}
+		if got > budget {
+			t.Errorf("package %s allocates %d times at init (budget %d): build its tables on first use", pkg, got, budget)
+		}
+	}
+	if total > 400 {
+		t.Errorf("this module's packages allocate %d times at init (budget 400): %v", total, seen)
+	}
+	t.Logf("init allocations per package: %v (total %d)", seen, total)
+}
