@@ -88,6 +88,11 @@ func clientCases(ws string, hook clientCase) []clientCase {
 		hook,
 		{tool: "read_file", args: map[string]any{"path": ws + "/go.mod"}, kind: "path-rejected", isError: true, text: `"` + ws + `/go.mod"`},
 		{tool: "read_file", args: map[string]any{"path": "go.mod", "maxBytes": 10}, kind: "invalid-arguments", isError: true, text: "max_bytes"},
+		// Each Inspector call is an MCP session of its own, so no process
+		// outlives it: the process tools are exercised on what is there.
+		{tool: "list_processes", args: map[string]any{}, kind: "ok"},
+		{tool: "write_stdin", args: map[string]any{"process_id": 999, "chars": "x"}, kind: "invalid-arguments", isError: true, text: "no process 999"},
+		{tool: "kill_process", args: map[string]any{"process_id": 999}, kind: "invalid-arguments", isError: true, text: "no process 999"},
 	}
 }
 
@@ -147,6 +152,9 @@ var wantHints = map[string][4]bool{
 	"grep_files": {true, false, true, false},
 	"write_file": {false, true, true, false}, "edit_file": {false, true, false, false},
 	"run_command": {false, true, false, true}, "run_code": {false, true, false, true},
+	// The process tools (on by default on the linux backend).
+	"write_stdin": {false, true, false, false}, "kill_process": {false, true, false, false},
+	"list_processes": {true, false, true, false},
 }
 
 func checkListing(t *testing.T, tools []listedTool) {
