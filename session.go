@@ -31,9 +31,11 @@ import (
 // refuses them) a session is a set of one-shot runs instead: each Start is
 // its own confined run through Exec's pipeline (the same policy,
 // confinement, supervisor and classification), with the Process API
-// intact; processes share the sandbox's private TMPDIR and the host's
-// loopback (under the policy's network mode), not a pid or network
-// namespace. Shared reports which kind a session is, Reasons what differs.
+// intact; processes share the sandbox's private TMPDIR (Unix sockets
+// there), not a pid or network namespace (inet sockets are the host's,
+// under the policy's network mode: refused under deny and loopback). A
+// child a process puts in the background (sh -c 'srv &') ends with its
+// run; a server is started as a process of its own (Timeout < 0). Shared reports which kind a session is, Reasons what differs.
 type Session struct {
 	l    *Local
 	pol  *policy.Policy
@@ -160,7 +162,7 @@ func (s *Session) hasLimits() bool {
 // session does not share.
 var OneShotSessionReasons = []string{
 	"session partial: each process is its own confined run (no namespaces on this backend): processes share the sandbox's private TMPDIR, not a pid namespace, a private /tmp or a network namespace",
-	"session partial: loopback between processes is the host's, under the policy's network mode",
+	"session partial: there is no private loopback between processes: inet sockets are the host's, under the policy's network mode (refused under deny and loopback); processes meet over Unix sockets in TMPDIR",
 }
 
 // Shared reports whether the session's processes share one init (its
