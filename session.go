@@ -31,9 +31,10 @@ import (
 // refuses them) a session is a set of one-shot runs instead: each Start is
 // its own confined run through Exec's pipeline (the same policy,
 // confinement, supervisor and classification), with the Process API
-// intact; processes share the sandbox's private TMPDIR (Unix sockets
-// there), not a pid or network namespace (inet sockets are the host's,
-// under the policy's network mode: refused under deny and loopback). A
+// intact; processes share the sandbox's private TMPDIR (files), not a pid
+// or network namespace (inet sockets are the host's, under the policy's
+// network mode: refused under deny and loopback; a Unix socket another
+// process listens on is refused by the run's supervisor). A
 // child a process puts in the background (sh -c 'srv &') ends with its
 // run; a server is started as a process of its own (Timeout < 0). Shared reports which kind a session is, Reasons what differs.
 type Session struct {
@@ -162,7 +163,7 @@ func (s *Session) hasLimits() bool {
 // session does not share.
 var OneShotSessionReasons = []string{
 	"session partial: each process is its own confined run (no namespaces on this backend): processes share the sandbox's private TMPDIR, not a pid namespace, a private /tmp or a network namespace",
-	"session partial: there is no private loopback between processes: inet sockets are the host's, under the policy's network mode (refused under deny and loopback); processes meet over Unix sockets in TMPDIR",
+	"session partial: processes do not reach each other over sockets: inet sockets are the host's, under the policy's network mode (refused under deny and loopback), and a Unix socket listened on by another process is refused; they share files in TMPDIR",
 }
 
 // Shared reports whether the session's processes share one init (its
