@@ -178,6 +178,10 @@ func (s *Session) Reasons() []string {
 	return append([]string(nil), OneShotSessionReasons...)
 }
 
+// SessionsOn reports whether a Local on backend has sessions: linux (one
+// shared init) or landlock (one-shot runs, Shared false).
+func SessionsOn(backend string) bool { return backend == "linux" || backend == "landlock" }
+
 // Policy is the session's resolved policy.
 func (s *Session) Policy() *policy.Policy { return s.pol }
 

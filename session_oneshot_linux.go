@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -122,6 +123,11 @@ func (s *Session) startOneShot(ctx context.Context, p *Process, c Cmd, host stri
 		out.Enforcement.Reasons = append(out.Enforcement.Reasons, OneShotSessionReasons...)
 		p.mu.Lock()
 		p.res = out
+		if !sum.Started {
+			// The run's root started, the command never did (not
+			// found, not executable): it is told as never run.
+			p.pid = 0
+		}
 		p.mu.Unlock()
 		close(p.outDone) // run returned: every stream was read to its end
 		if p.finish(sum, aborted) {
@@ -134,7 +140,38 @@ func (s *Session) startOneShot(ctx context.Context, p *Process, c Cmd, host stri
 		cancel() // it is stopped as a cancelled run (aborted)
 		return nil, ctx.Err()
 	}
+	// As a linux session's Start, return once the command was executed
+	// or refused (a missing program has then ended, never run): the init
+	// forks it just after the root was admitted.
+	if self, ok := fileOf("/proc/self/exe"); ok {
+		deadline := time.Now().Add(commandAppears)
+		for len(commandPids(p.Pid(), self)) == 0 && time.Now().Before(deadline) {
+			select {
+			case <-p.done:
+				return p, nil
+			case <-ctx.Done():
+				return p, nil // it runs on: the session's now
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
 	return p, nil
+}
+
+// commandPids are the command processes below a run's root: its
+// descendants that do not run ringfence's own binary (self), which the
+// runners (the init, a nested init) do.
+func commandPids(root int, self fileID) []int {
+	if root == 0 {
+		return nil
+	}
+	var out []int
+	for _, pid := range treeBelow(root) {
+		if exe, ok := fileOf("/proc/" + strconv.Itoa(pid) + "/exe"); ok && exe != self {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // liveOut is the ring, and live when set (never failing the copy).
@@ -197,20 +234,33 @@ func (s *Session) signalOneShot(id uint64, sig syscall.Signal) error {
 	if !ok {
 		return errors.New("ringfence: cannot tell the runners from the command (/proc/self/exe)")
 	}
-	n := 0
-	for _, pid := range treeBelow(root) {
-		if exe, ok := fileOf("/proc/" + strconv.Itoa(pid) + "/exe"); ok && exe == self {
-			continue // a runner (the init, a nested init): never signalled
+	// Start waits (bounded) for the command to appear below the root; a
+	// signal sent before it has waits likewise rather than reach nothing.
+	deadline := time.Now().Add(commandAppears)
+	for {
+		n := 0
+		for _, pid := range commandPids(root, self) { // never a runner
+			if unix.Kill(pid, sig) == nil {
+				n++
+			}
 		}
-		if unix.Kill(pid, sig) == nil {
-			n++
+		if n > 0 {
+			return nil
+		}
+		select {
+		case <-p.done:
+			return errors.New("ringfence: the process is not running")
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return errors.New("ringfence: the process is not running (no command below its run)")
 		}
 	}
-	if n == 0 {
-		return errors.New("ringfence: the process is not running")
-	}
-	return nil
 }
+
+// commandAppears bounds how long Signal waits for a just-started run's
+// command to be executed.
+const commandAppears = 2 * time.Second
 
 func (s *Session) lookup(id uint64) *Process {
 	s.mu.Lock()
