@@ -331,5 +331,26 @@ func oneShotChild(t *testing.T) {
 }
 
 func TestOneShotSessionAsNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^(TestOneShotSessionRunsAndClassifies|TestOneShotSessionStdinDrivesShellRead|TestOneShotSessionPTYSeesResize|TestOneShotSessionSignal|TestOneShotSessionBackgroundSurvivesAcrossStarts|TestOneShotSessionEscapeRefused|TestOneShotSessionCloseLeavesNothing)$")
+	inittest.RerunAsNonRoot(t, "^(TestOneShotSessionRunsAndClassifies|TestOneShotSessionStdinDrivesShellRead|TestOneShotSessionPTYSeesResize|TestOneShotSessionSignal|TestOneShotSessionBackgroundSurvivesAcrossStarts|TestOneShotSessionEscapeRefused|TestOneShotSessionCloseLeavesNothing|TestOneShotSessionTerminalWithGivenStdin)$")
+}
+
+// A terminal process fed from Cmd.Stdin reads it through the terminal;
+// CloseStdin then has nothing to close (and must not fail).
+func TestOneShotSessionTerminalWithGivenStdin(t *testing.T) {
+	_, s := newLandlockSession(t)
+	p, err := s.Start(context.Background(), Cmd{Argv: []string{"/bin/sh", "-c", `read a; echo "got $a"; tty`},
+		Stdin: strings.NewReader("hello\n"), Terminal: &WindowSize{Rows: 24, Cols: 80}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CloseStdin(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("x")); err == nil {
+		t.Fatal("Write accepted with Cmd.Stdin given")
+	}
+	res, _ := p.Wait(context.Background())
+	if out := strings.ReplaceAll(res.Stdout, "\r", ""); !strings.Contains(out, "got hello\n/dev/pts/") {
+		t.Fatalf("%s %q", res.Kind, res.Stdout)
+	}
 }

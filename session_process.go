@@ -73,12 +73,12 @@ func (p *Process) Write(b []byte) (int, error) {
 // CloseStdin ends the process's input: its stdin pipe is closed, or, on a
 // terminal, end-of-file (Ctrl-D) is typed.
 func (p *Process) CloseStdin() error {
+	if p.stdin == nil {
+		return nil // Cmd.Stdin was given: its end is the end of input
+	}
 	if p.terminal {
 		_, err := p.stdin.Write([]byte{4})
 		return err
-	}
-	if p.stdin == nil {
-		return nil
 	}
 	return p.stdin.Close()
 }
