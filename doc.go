@@ -63,6 +63,24 @@
 // kept (its most recent OutputKept bytes), never stopped for flooding as a
 // one-shot run is, and output a background child writes to a stream it
 // inherited lands in its starter's ring; a terminal process sees no
-// /dev/console; the landlock and bwrap backends have no sessions
-// (ErrSessionUnsupported).
+// /dev/console; the bwrap backend has no sessions (ErrSessionUnsupported).
+//
+// On the landlock backend (no namespaces) a session is one-shot runs,
+// reported partial (Session.Shared false, Session.Reasons and every
+// result's Enforcement.Reasons): each Start is its own confined run through
+// Exec's pipeline (its own init, Landlock and seccomp), so the process API
+// works (stdin, a PTY with resize, Signal to the command's tree below its
+// runners, Wait's classified result, the output ring) and Close, the idle
+// timeout or a SIGKILL of the supervisor leave nothing (each run's tree
+// dies with its init, a subreaper with a parent-death signal). What it does
+// not share: a pid or network namespace and a private /tmp; processes meet
+// through files in the sandbox's private TMPDIR only (inet sockets are
+// refused under deny and loopback, and each run's supervisor refuses a Unix
+// socket another run listens on); a child a process puts in the background
+// ends with that process's run (start a server as a process of its own);
+// the session's memory and process limits are per process, not shared;
+// Process.Pid is the run's root's host pid. Signal finds the command's
+// processes by /proc (descendants of the run's root not running ringfence's
+// binary), so a command that is ringfence's own binary is not signalled
+// (it still ends with Close or its timeout).
 package ringfence

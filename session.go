@@ -1,6 +1,7 @@
 package ringfence
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,12 +26,23 @@ import (
 // request narrowed it) is refused with ErrSessionPolicy and never runs in
 // it; the caller runs it one-shot (ExecRequest) or in a session of its own.
 //
-// Sessions need the linux backend (Start's confinement is the init's).
+// On the linux backend the session is one init, as above. On the landlock
+// backend (no namespaces: the common container whose seccomp profile
+// refuses them) a session is a set of one-shot runs instead: each Start is
+// its own confined run through Exec's pipeline (the same policy,
+// confinement, supervisor and classification), with the Process API
+// intact; processes share the sandbox's private TMPDIR (files), not a pid
+// or network namespace (inet sockets are the host's, under the policy's
+// network mode: refused under deny and loopback; a Unix socket another
+// process listens on is refused by the run's supervisor). A
+// child a process puts in the background (sh -c 'srv &') ends with its
+// run; a server is started as a process of its own (Timeout < 0). Shared reports which kind a session is, Reasons what differs.
 type Session struct {
 	l    *Local
 	pol  *policy.Policy
 	opts SessionOptions
 	sys  sessionSys      // the platform part
+	one  *oneShot        // set: a session of one-shot runs (no init to share)
 	nc   outcome.Context // narration context, made once
 	env  []string        // the environment every process starts from
 
@@ -56,6 +68,15 @@ type SessionOptions struct {
 	// OutputKept is how many recent bytes of each stream of each process
 	// are kept; zero is DefaultOutputKept.
 	OutputKept int
+}
+
+// oneShot is the state of a session of one-shot runs: every Start is a run
+// of its own through Exec's pipeline (run.Run on the backend's Cmd), so
+// there is no init to share and nothing of the session outlives its runs.
+type oneShot struct {
+	ctx    context.Context // ended by Close: every run still going is stopped
+	cancel context.CancelFunc
+	runs   sync.WaitGroup // one per started run, done once run.Run returned
 }
 
 // Session defaults.
@@ -136,6 +157,30 @@ func policyDiff(a, b *policy.Policy) []string {
 func (s *Session) hasLimits() bool {
 	return s.pol.Limits.MemoryBytes > 0 || s.pol.Limits.Processes > 0
 }
+
+// OneShotSessionReasons say, in every result of a one-shot session's
+// process (Enforcement.Reasons) and in Session.Reasons, what such a
+// session does not share.
+var OneShotSessionReasons = []string{
+	"session partial: each process is its own confined run (no namespaces on this backend): processes share the sandbox's private TMPDIR, not a pid namespace, a private /tmp or a network namespace",
+	"session partial: processes do not reach each other over sockets: inet sockets are the host's, under the policy's network mode (refused under deny and loopback), and a Unix socket listened on by another process is refused; they share files in TMPDIR",
+}
+
+// Shared reports whether the session's processes share one init (its
+// namespaces, /tmp and cgroup); false for a session of one-shot runs.
+func (s *Session) Shared() bool { return s.one == nil }
+
+// Reasons say what the session does not share, when it is one-shot runs.
+func (s *Session) Reasons() []string {
+	if s.one == nil {
+		return nil
+	}
+	return append([]string(nil), OneShotSessionReasons...)
+}
+
+// SessionsOn reports whether a Local on backend has sessions: linux (one
+// shared init) or landlock (one-shot runs, Shared false).
+func SessionsOn(backend string) bool { return backend == "linux" || backend == "landlock" }
 
 // Policy is the session's resolved policy.
 func (s *Session) Policy() *policy.Policy { return s.pol }

@@ -80,7 +80,11 @@ func (l *Local) Session(ctx context.Context, req policy.Request, opts ...Session
 	if !pol.Confining() {
 		return nil, fmt.Errorf("%w (danger-full-access is not confined)", ErrSessionUnsupported)
 	}
-	if b := l.Backend(); b != "linux" {
+	b := l.Backend()
+	if oneShotBackend(b) {
+		return l.oneShotSession(pol, o, l.env(nil)), nil
+	}
+	if b != "linux" {
 		return nil, fmt.Errorf("%w (this sandbox's backend: %q)", ErrSessionUnsupported, b)
 	}
 	env := l.env(nil)
@@ -175,6 +179,9 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 		s.idle.Stop()
 	}
 	s.mu.Unlock()
+	if s.one != nil {
+		return s.startOneShot(ctx, p, c, host)
+	}
 	child, err := p.openIO(c)
 	if err == nil {
 		m := &initproc.ControlMsg{Op: initproc.OpStart, ID: p.ID, Argv: c.Argv,
@@ -346,6 +353,9 @@ func (s *Session) send(m *initproc.ControlMsg, files []*os.File) error {
 
 // resize sets the window size of process id's terminal (in the init).
 func (s *Session) resize(id uint64, size WindowSize) error {
+	if s.one != nil {
+		return s.resizeOneShot(id, size)
+	}
 	return s.send(&initproc.ControlMsg{Op: initproc.OpResize, ID: id, Terminal: winsize(size)}, nil)
 }
 
@@ -358,6 +368,9 @@ func winsize(size WindowSize) *initproc.Winsize {
 }
 
 func (s *Session) signal(id uint64, sig syscall.Signal) error {
+	if s.one != nil {
+		return s.signalOneShot(id, sig)
+	}
 	return s.send(&initproc.ControlMsg{Op: initproc.OpSignal, ID: id, Sig: int(sig)}, nil)
 }
 
@@ -564,12 +577,20 @@ func (s *Session) armIdleLocked() {
 // that is gone. Processes still running end as aborted.
 func (s *Session) Close() error {
 	s.end(ErrSessionClosed)
+	if s.one != nil {
+		s.one.runs.Wait()
+		return nil
+	}
 	<-s.sys.runDone
 	return nil
 }
 
 // end tears the session down, once, and records why.
 func (s *Session) end(why error) {
+	if s.one != nil {
+		s.endOneShot(why)
+		return
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

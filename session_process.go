@@ -32,7 +32,9 @@ type Process struct {
 	closeOnEnd io.Closer     // the stdin pipe, closed once the process ended
 
 	mu       sync.Mutex
-	pid      int // in the session's pid namespace
+	pid      int                 // in the session's pid namespace (one-shot: the run's root, on the host)
+	res      *ExecResult         // one-shot: the run's own result, once it ended
+	resizeC  chan run.WindowSize // one-shot with a terminal: to its relay
 	sum      status.Summary
 	timedOut bool
 	aborted  bool // the session ended under it
@@ -71,12 +73,12 @@ func (p *Process) Write(b []byte) (int, error) {
 // CloseStdin ends the process's input: its stdin pipe is closed, or, on a
 // terminal, end-of-file (Ctrl-D) is typed.
 func (p *Process) CloseStdin() error {
+	if p.stdin == nil {
+		return nil // Cmd.Stdin was given: its end is the end of input
+	}
 	if p.terminal {
 		_, err := p.stdin.Write([]byte{4})
 		return err
-	}
-	if p.stdin == nil {
-		return nil
 	}
 	return p.stdin.Close()
 }
@@ -116,6 +118,9 @@ func (p *Process) Wait(ctx context.Context) (*ExecResult, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	if p.s.one != nil {
+		return p.oneShotResult(), nil
+	}
 	t := time.NewTimer(drainGrace)
 	defer t.Stop()
 	select {
@@ -132,6 +137,17 @@ func (p *Process) Wait(ctx context.Context) (*ExecResult, error) {
 		}
 	}
 	return p.result(), nil
+}
+
+// oneShotResult is a one-shot session's process's result: its run's.
+func (p *Process) oneShotResult() *ExecResult {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.res == nil { // never: the run's goroutine sets it before the end
+		return &ExecResult{RunnerError: "ringfence: the run left no result"}
+	}
+	r := *p.res
+	return &r
 }
 
 // killed: the process ended by SIGKILL.

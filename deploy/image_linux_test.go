@@ -78,6 +78,12 @@ func TestImage(t *testing.T) {
 	} else if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Errorf("healthcheck: %v", err)
 	}
+	// serve works under both profiles: sessions on linux, and on landlock
+	// (one-shot runs) where the pod refuses new namespaces.
+	t.Run("serve-default-profile", func(t *testing.T) { serveImage(t, tag, "linux") })
+	t.Run("serve-no-namespaces", func(t *testing.T) {
+		serveImage(t, tag, "landlock", "--security-opt", "seccomp="+noNamespacesProfile(t))
+	})
 }
 
 func podman(t *testing.T, args ...string) string {

@@ -90,7 +90,7 @@ func (s *Set) session(ctx context.Context) (*ringfence.Session, *outcome.Outcome
 	ses, err := s.sb.Session(ctx, policy.Request{SessionID: s.opts.SessionID},
 		ringfence.SessionOptions{MaxProcesses: MaxSessionProcesses, OutputKept: SessionOutputKept})
 	if err != nil {
-		o := outcome.Outcome{Kind: outcome.Unavailable, Detail: "background processes need the linux backend"}
+		o := outcome.Outcome{Kind: outcome.Unavailable, Detail: "background processes need sessions (the linux or landlock backend)"}
 		if !errors.Is(err, ringfence.ErrSessionUnsupported) {
 			o = s.execError(err, "")
 		}

@@ -144,7 +144,7 @@ func serveMCP(cmd *cobra.Command, ld *loaded, mf mcpFlags) error {
 		Sandbox: sb, Audit: aw, Version: versionString(), Logger: logger,
 		// Sessions need the linux backend: elsewhere run_command stays
 		// one-shot and the process tools are not served.
-		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout, Processes: mf.processes && sb.Backend() == "linux", MaxReadBytes: mf.maxReadBytes},
+		Tools: tools.Options{Classifier: ld.classifier, GateTimeout: mf.gateTimeout, Processes: mf.processes && ringfence.SessionsOn(sb.Backend()), MaxReadBytes: mf.maxReadBytes},
 	})
 	parent := cmd.Context() // tests end the server by cancelling it
 	if parent == nil {

@@ -41,9 +41,11 @@ the gRPC process.v1.ProcessService (Start, Execute, WriteStdin, SendSignal,
 ResizeTTY; server reflection on) on --grpc-port and the REST API on --rest-port.
 
 Every process runs confined, under the policy the flags give, in one ringfence
-session (linux backend): processes share one view, one private /tmp and one
-loopback, so a server started by one call answers the next; stdin and
-terminals work. A cwd outside --root-dir is PERMISSION_DENIED. ringfence's
+session. On the linux backend processes share one view, one private /tmp and
+one loopback, so a server started by one call answers the next; on landlock
+(no namespaces, e.g. a pod under RuntimeDefault) each process is its own
+confined run sharing only $TMPDIR (reported partial). Stdin and terminals
+work on both. A cwd outside --root-dir is PERMISSION_DENIED. ringfence's
 outcome of each process (kind, violations, narration) is sent as gRPC trailing
 metadata (ringfence-kind, ringfence-outcome-bin); the standard messages are
 unchanged.

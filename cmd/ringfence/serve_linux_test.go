@@ -298,11 +298,12 @@ func TestServeListenRules(t *testing.T) {
 			t.Errorf("serve %v: exit %d, want %d (%s)", args, code, exitUsage, errOut)
 		}
 	}
-	// A backend without sessions cannot serve processes: refused at start,
-	// with the reason, never a server that fails every call.
-	code, _, errOut := cli(t, "", "", "serve", "--root-dir", root, "--grpc-port", "0", "--rest-port", "0", "--backend", "landlock")
-	if code != exitUnavailable || !strings.Contains(errOut, "needs the linux backend") {
-		t.Errorf("serve --backend landlock: exit %d: %s", code, errOut)
+	// A backend without sessions (bwrap) cannot serve processes: refused
+	// at start, with the reason, never a server that fails every call.
+	// (landlock has one-shot sessions: serve_landlock_linux_test.go.)
+	code, _, errOut := cli(t, "", "", "serve", "--root-dir", root, "--grpc-port", "0", "--rest-port", "0", "--backend", "bwrap")
+	if code != exitUnavailable || !strings.Contains(errOut, "needs sessions") {
+		t.Errorf("serve --backend bwrap: exit %d: %s", code, errOut)
 	}
 	// With a token, any interface: every call needs it, but /v1/health.
 	tok := filepath.Join(t.TempDir(), "token")

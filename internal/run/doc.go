@@ -28,7 +28,10 @@
 //     controlling terminal (the command, or the runner's child, leads a
 //     session on it), the user's terminal is in raw mode meanwhile and
 //     restored in release, on every way out of Run, and its window size is
-//     followed on SIGWINCH. A user's terminal is never handed to a
+//     followed on SIGWINCH, or set from Options.Resize (a session's remote
+//     client: no terminal of its own to follow). Options.OnStart hands a
+//     caller the root's pid (held unreaped until Run returns), e.g. to
+//     signal the command below its runners. A user's terminal is never handed to a
 //     command: as Stdin it is read through a pipe, as is every Stdin
 //     descriptor but a pipe or /dev/null (a directory, file or socket
 //     would be used as what it is: TestStdinDescriptorEscapes).

@@ -54,6 +54,18 @@ type Options struct {
 	// SIGKILL of the supervisor, leaves no survivor. The running binary
 	// must call Dispatch first thing in main; Run refuses otherwise.
 	Reaper bool
+	// OnStart, when set, is called with the root's pid once it is started
+	// and admitted (placed under its limits, Setup done), before the
+	// command runs: a session signals the tree below it. The pid stays
+	// the root's until Run returns (Run holds it unreaped).
+	OnStart func(pid int)
+	// Resize, with Terminal, carries the new terminal's window size: a
+	// value already waiting when Run opens the terminal is its size from
+	// the start; each later one resizes it (the kernel tells the
+	// command's foreground group, SIGWINCH). For a caller without a
+	// terminal of its own to follow (Terminal.Size), e.g. a session's
+	// remote client.
+	Resize <-chan WindowSize
 	// CgroupRoot overrides /sys/fs/cgroup (tests).
 	CgroupRoot string
 }

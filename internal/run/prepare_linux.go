@@ -18,7 +18,7 @@ func (s *session) prepare() error {
 	pg := c.TreeKill != confine.KillPidNamespace && !inPidNamespace(c.SysProcAttr)
 	s.lim, s.resources = newLimiter(s.o, pg)
 	if t := s.o.Terminal; t != nil {
-		term, err := openTerminal(t)
+		term, err := openTerminal(t, s.o.Resize)
 		if err != nil {
 			return &StartError{Err: err}
 		}

@@ -48,6 +48,14 @@ func copySize(from, to *os.File) {
 	}
 }
 
+// setSize sets the terminal's window size; a zero side is left 24x80's.
+func setSize(master *os.File, ws WindowSize) {
+	if ws.Rows == 0 || ws.Cols == 0 {
+		ws = WindowSize{Rows: 24, Cols: 80}
+	}
+	_ = unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: ws.Rows, Col: ws.Cols})
+}
+
 // ptySession is the terminal side of one Run.
 type ptySession struct {
 	master, slave *os.File
@@ -58,25 +66,43 @@ type ptySession struct {
 
 // openTerminal opens the new terminal, sizes it, puts the user's in raw
 // mode and starts following its size. release undoes all of it.
-func openTerminal(t *Terminal) (*ptySession, error) {
+func openTerminal(t *Terminal, resize <-chan WindowSize) (*ptySession, error) {
 	master, slave, err := openPTY()
 	if err != nil {
 		return nil, err
 	}
 	p := &ptySession{master: master, slave: slave, restore: func() {}}
-	if t.Size != nil {
-		copySize(t.Size, master)
+	if resize != nil {
+		select {
+		case ws := <-resize: // the size from the start
+			setSize(master, ws)
+		default:
+		}
+	}
+	if t.Size != nil || resize != nil {
+		var winch chan os.Signal
+		if t.Size != nil {
+			copySize(t.Size, master)
+			winch = make(chan os.Signal, 1)
+			signal.Notify(winch, syscall.SIGWINCH)
+		}
 		stop, done := make(chan struct{}), make(chan struct{})
 		p.stopResize, p.resizeDone = stop, done
-		winch := make(chan os.Signal, 1)
-		signal.Notify(winch, syscall.SIGWINCH)
 		go func() {
 			defer close(done)
-			defer signal.Stop(winch)
+			if winch != nil {
+				defer signal.Stop(winch)
+			}
 			for {
 				select {
-				case <-winch:
+				case <-winch: // nil without Size: never ready
 					copySize(t.Size, master)
+				case ws, ok := <-resize:
+					if !ok {
+						resize = nil
+						continue
+					}
+					setSize(master, ws)
 				case <-stop:
 					return
 				}

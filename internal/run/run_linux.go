@@ -92,6 +92,9 @@ func (s *session) start() error {
 		return &StartError{Err: err}
 	}
 	s.startCopies()
+	if s.o.OnStart != nil {
+		s.o.OnStart(p.pid)
+	}
 	return nil
 }
 

@@ -28,6 +28,9 @@ type Terminal struct {
 	Size *os.File
 }
 
+// WindowSize is a terminal's size, for Options.Resize.
+type WindowSize struct{ Rows, Cols uint16 }
+
 // ctty decides which of a process's standard descriptors (0, 1, 2) is to
 // become its child's controlling terminal: the first that is a terminal.
 // It is only ever the new pseudo-terminal: Run never hands the command a

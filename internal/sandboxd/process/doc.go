@@ -40,9 +40,13 @@
 // the sandbox's own devpts by the init (initproc), so `tty` names
 // /dev/pts/N there and no host terminal is involved.
 //
-// Gaps: sessions need the linux backend: New refuses another (the
-// landlock backend, common in pods without user namespaces, serves no
-// process API yet). Processes share the session's memory and process
+// On the landlock backend (pods whose seccomp profile refuses namespaces)
+// the session is one-shot runs (ringfence.Session, Shared false): every
+// call works as above, but processes share no /tmp or loopback (only the
+// sandbox's TMPDIR), and the outcome's enforcement reasons say so; the
+// bwrap backend has no sessions and New refuses it.
+//
+// Gaps: Processes share the session's memory and process
 // budget; concurrent WriteStdin calls to one process may interleave
 // beyond the pipe's atomic size; output a background child writes after
 // its starter's ExitEvent is dropped; a signalled process's exit_code is

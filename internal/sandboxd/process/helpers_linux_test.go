@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -21,12 +22,15 @@ import (
 	"github.com/ringfence/ringfence/policy"
 )
 
-// harness is a ProcessService on loopback over a linux-backend sandbox.
+// harness is a ProcessService on loopback over a linux-backend sandbox,
+// or the backend RF_PROCESS_BACKEND names (landlock_linux_test.go reruns
+// tests so).
 type harness struct {
-	root string
-	srv  *Server
-	c    pb.ProcessServiceClient
-	gs   *grpc.Server
+	root    string
+	backend string
+	srv     *Server
+	c       pb.ProcessServiceClient
+	gs      *grpc.Server
 	// close tears everything down (also at the test's end); safe twice.
 	close func()
 }
@@ -38,17 +42,18 @@ func newHarness(t testing.TB, mutate ...func(*policy.Defaults)) *harness {
 	for _, m := range mutate {
 		m(&d)
 	}
-	sb, err := ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Backend: "linux", Defaults: d})
+	backend := harnessBackend()
+	sb, err := ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Backend: backend, Defaults: d})
 	if err != nil {
-		testenv.Need(t, "the linux backend", err)
+		testenv.Need(t, "the "+backend+" backend", err)
 	}
 	srv, err := New(Options{Sandbox: sb, Root: root, MountPath: "/workspace"})
 	if err != nil {
 		sb.Close()
-		testenv.Need(t, "the linux backend", err)
+		testenv.Need(t, "the "+backend+" backend", err)
 	}
 	if err := srv.Warm(context.Background()); err != nil {
-		testenv.Need(t, "a linux-backend session", err)
+		testenv.Need(t, "a "+backend+"-backend session", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -71,7 +76,15 @@ func newHarness(t testing.TB, mutate ...func(*policy.Defaults)) *harness {
 		})
 	}
 	t.Cleanup(closeAll)
-	return &harness{root: root, srv: srv, c: pb.NewProcessServiceClient(conn), gs: gs, close: closeAll}
+	return &harness{root: root, backend: backend, srv: srv, c: pb.NewProcessServiceClient(conn), gs: gs, close: closeAll}
+}
+
+// harnessBackend is the backend harnesses use: linux, or RF_PROCESS_BACKEND.
+func harnessBackend() string {
+	if b := os.Getenv("RF_PROCESS_BACKEND"); b != "" {
+		return b
+	}
+	return "linux"
 }
 
 func ctxT(t *testing.T) context.Context {

@@ -72,8 +72,8 @@ func New(o Options) (*Server, error) {
 	if o.Sandbox == nil || o.Root == "" {
 		return nil, errors.New("sandboxd: a sandbox and its root are required")
 	}
-	if b := o.Sandbox.Backend(); b != "linux" {
-		return nil, fmt.Errorf("sandboxd: the process service needs the linux backend (sessions); this host selected %q — see ringfence doctor", b)
+	if b := o.Sandbox.Backend(); !ringfence.SessionsOn(b) {
+		return nil, fmt.Errorf("sandboxd: the process service needs sessions (the linux or landlock backend); this host selected %q — see ringfence doctor", b)
 	}
 	if o.ChunkSize <= 0 {
 		o.ChunkSize = DefaultChunkSize
