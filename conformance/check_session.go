@@ -15,8 +15,10 @@ import (
 
 // Sessioner is a Sandbox with long-lived sessions (ringfence.Local has
 // them on the linux backend). The sessions/* checks run on a sandbox that
-// implements it; one that does not, or whose Session answers
-// ringfence.ErrSessionUnsupported, passes them as "not claimed".
+// implements it; one that does not, whose Session answers
+// ringfence.ErrSessionUnsupported, or whose sessions are one-shot runs
+// (Session.Shared false: landlock, reported partial) passes them as "not
+// claimed".
 type Sessioner interface {
 	Session(ctx context.Context, req policy.Request, opts ...ringfence.SessionOptions) (*ringfence.Session, error)
 }
@@ -34,6 +36,13 @@ func (e *env) session() (*ringfence.Session, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
+	}
+	if !s.Shared() {
+		// One confined run per process (the landlock backend): no shared
+		// environment and no isolation of $TMPDIR between sessions, which
+		// the session reports as partial — these checks are not claimed.
+		s.Close()
+		return nil, errNotClaimed
 	}
 	return s, nil
 }
