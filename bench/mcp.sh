@@ -19,7 +19,7 @@ set -eu
 cd "$(dirname "$0")/.."
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-go build -o "$OUT/mcpbench" ./internal/mcp/cmd/mcpbench
+go build -o "$OUT/mcpbench" ./bench/mcpbench
 go build -o "$OUT/ringfence" ./cmd/ringfence
 SERVER=""
 if "$OUT/ringfence" mcp --help >/dev/null 2>&1; then

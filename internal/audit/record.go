@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/tools"
 )
@@ -28,11 +28,11 @@ type Record struct {
 	Programs    []string `json:"programs,omitempty"`
 	Permissions []string `json:"permissions,omitempty"`
 	// Gate is what the approval step did ("" when none was needed).
-	Gate        string                 `json:"gate,omitempty"`
-	Approval    string                 `json:"approval,omitempty"`
-	Backend     string                 `json:"backend,omitempty"`
-	Enforcement *ringfence.Enforcement `json:"enforcement,omitempty"`
-	Outcome     string                 `json:"outcome"`
+	Gate        string               `json:"gate,omitempty"`
+	Approval    string               `json:"approval,omitempty"`
+	Backend     string               `json:"backend,omitempty"`
+	Enforcement *sandbox.Enforcement `json:"enforcement,omitempty"`
+	Outcome     string               `json:"outcome"`
 	// Reason, Path: the outcome's reason and model path, when it has them.
 	Reason     string              `json:"reason,omitempty"`
 	Path       string              `json:"path,omitempty"`

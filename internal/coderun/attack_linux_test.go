@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -82,7 +82,7 @@ func TestInputsAndCodeCannotBeModified(t *testing.T) {
 }
 
 // secretSandbox has a workspace secret the policy denies to commands.
-func secretSandbox(t *testing.T) (*sandbox, string, string) {
+func secretSandbox(t *testing.T) (*testSandbox, string, string) {
 	s := newSandbox(t, config{mode: policy.WorkspaceWrite, entries: []policy.Entry{{Path: "secret", Access: policy.Deny}}})
 	const content = "RF-HOST-SECRET-5c1d9e"
 	s.write("secret/key", content)
@@ -221,7 +221,7 @@ func TestCodeNeverInArgv(t *testing.T) {
 	}
 	// The same probe passed as `python3 -c CODE` sees itself: the test
 	// can fail.
-	ctl, err := s.sb.Exec(context.Background(), []string{"python3", "-c", cmdlineProbe}, ringfence.ExecOptions{})
+	ctl, err := s.sb.Exec(context.Background(), []string{"python3", "-c", cmdlineProbe}, sandbox.ExecOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -13,7 +13,7 @@ import (
 // the runner's own cost (staging, the call directory, collection).
 func BenchmarkRun(b *testing.B) {
 	root := b.TempDir()
-	sb, err := ringfence.New(ringfence.Config{Root: root, Defaults: policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read}})
+	sb, err := sandbox.New(sandbox.Config{Root: root, Defaults: policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func BenchmarkRun(b *testing.B) {
 	})
 	b.Run("exec", func(b *testing.B) {
 		for b.Loop() {
-			if res, err := sb.Exec(context.Background(), []string{"sh", "-c", "true"}, ringfence.ExecOptions{}); err != nil || res.Kind != "success" {
+			if res, err := sb.Exec(context.Background(), []string{"sh", "-c", "true"}, sandbox.ExecOptions{}); err != nil || res.Kind != "success" {
 				b.Fatal(err)
 			}
 		}

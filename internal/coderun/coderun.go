@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -111,7 +111,7 @@ type Artifact struct {
 
 // Result is what one run did.
 type Result struct {
-	Exec *ringfence.ExecResult `json:"exec"`
+	Exec *sandbox.ExecResult `json:"exec"`
 	// Artifacts is nil when outputs were not collected (the run never
 	// started) and empty when outputs/ held nothing: the two differ.
 	Artifacts          []Artifact `json:"artifacts"`

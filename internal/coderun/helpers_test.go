@@ -6,15 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/policy"
 )
 
-type sandbox struct {
+type testSandbox struct {
 	t    *testing.T
 	root string
-	sb   *ringfence.Local
+	sb   *sandbox.Local
 }
 
 type config struct {
@@ -26,7 +26,7 @@ type config struct {
 
 // newSandbox is a confining Local over a fresh workspace; it skips (or
 // fails under RINGFENCE_REQUIRE_ALL) where no backend works.
-func newSandbox(t *testing.T, c config) *sandbox {
+func newSandbox(t *testing.T, c config) *testSandbox {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -36,7 +36,7 @@ func newSandbox(t *testing.T, c config) *sandbox {
 	for _, e := range c.entries {
 		entries = append(entries, policy.Entry{Path: filepath.Join(root, e.Path), Access: e.Access})
 	}
-	sb, err := ringfence.New(ringfence.Config{Root: root, Backend: c.backend, Env: c.env, Defaults: policy.Defaults{
+	sb, err := sandbox.New(sandbox.Config{Root: root, Backend: c.backend, Env: c.env, Defaults: policy.Defaults{
 		Mode: c.mode, Baseline: policy.Read, Entries: entries,
 	}})
 	if err != nil {
@@ -46,7 +46,7 @@ func newSandbox(t *testing.T, c config) *sandbox {
 	if sb.Backend() == "" && c.mode != policy.DangerFullAccess {
 		testenv.Need(t, "a confinement backend", errNoBackend)
 	}
-	return &sandbox{t: t, root: root, sb: sb}
+	return &testSandbox{t: t, root: root, sb: sb}
 }
 
 type noBackend struct{}
@@ -55,7 +55,7 @@ func (noBackend) Error() string { return "no confinement backend works on this h
 
 var errNoBackend = noBackend{}
 
-func (s *sandbox) write(rel, content string) {
+func (s *testSandbox) write(rel, content string) {
 	s.t.Helper()
 	p := filepath.Join(s.root, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -66,7 +66,7 @@ func (s *sandbox) write(rel, content string) {
 	}
 }
 
-func (s *sandbox) run(req Request) *Result {
+func (s *testSandbox) run(req Request) *Result {
 	s.t.Helper()
 	res, err := Run(context.Background(), s.sb, req)
 	if err != nil {
@@ -77,7 +77,7 @@ func (s *sandbox) run(req Request) *Result {
 
 // needInterp skips (or fails under RINGFENCE_REQUIRE_ALL, where .ci/run
 // installs every interpreter) when the language's program is missing.
-func needInterp(t *testing.T, sb *ringfence.Local, language string) {
+func needInterp(t *testing.T, sb *sandbox.Local, language string) {
 	t.Helper()
 	_, _, err := Interpreter(sb, language)
 	testenv.Need(t, "interpreter for "+language, err)

@@ -5,7 +5,7 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
 	"github.com/ringfence/ringfence/policy"
@@ -17,7 +17,7 @@ import (
 // own refusal to start (policy.ErrPolicy, policy.ErrUnavailable, as from
 // ExecRequest). Everything that happened once the runner started is in
 // the result, outputs included.
-func Run(ctx context.Context, sb *ringfence.Local, req Request) (*Result, error) {
+func Run(ctx context.Context, sb *sandbox.Local, req Request) (*Result, error) {
 	req = req.withDefaults()
 	lang, interp, err := Interpreter(sb, req.Language)
 	if err != nil {
@@ -68,7 +68,7 @@ func Run(ctx context.Context, sb *ringfence.Local, req Request) (*Result, error)
 // the call directory would be neither writable nor even visible to the
 // command: read-only mode grants no private temp dir, and the backends
 // show the host's temp area only where a layer binds it.
-func scratchUsable(sb *ringfence.Local, req policy.Request) error {
+func scratchUsable(sb *sandbox.Local, req policy.Request) error {
 	req.Approval = nil // resolving here must not spend a single-call approval
 	pol, err := sb.Policy(req)
 	if err != nil {
@@ -81,7 +81,7 @@ func scratchUsable(sb *ringfence.Local, req policy.Request) error {
 }
 
 // Interpreter finds the program of a language on the command PATH.
-func Interpreter(sb *ringfence.Local, language string) (Language, string, error) {
+func Interpreter(sb *sandbox.Local, language string) (Language, string, error) {
 	lang, ok := Languages[language]
 	if !ok {
 		return Language{}, "", invalid("unknown language; use one of python, javascript, bash, sh")
@@ -97,7 +97,7 @@ func Interpreter(sb *ringfence.Local, language string) (Language, string, error)
 // or in the workspace root with the file named by its absolute path. The
 // inputs and the code are restricted read-only for the command (a
 // restriction only narrows, so no approval is needed).
-func execute(ctx context.Context, sb *ringfence.Local, req Request, lang Language, interp string, cd *callDir) (*ringfence.ExecResult, error) {
+func execute(ctx context.Context, sb *sandbox.Local, req Request, lang Language, interp string, cd *callDir) (*sandbox.ExecResult, error) {
 	preq := req.Policy
 	preq.Entries = append(append([]policy.Entry(nil), preq.Entries...),
 		policy.Entry{Path: cd.host(InputsDir), Access: policy.Read},
@@ -107,7 +107,7 @@ func execute(ctx context.Context, sb *ringfence.Local, req Request, lang Languag
 		env[k] = v
 	}
 	env[EnvOutputDir], env[EnvInputDir] = cd.host(OutputsDir), cd.host(InputsDir)
-	opts := ringfence.ExecOptions{Env: env, Timeout: req.Timeout}
+	opts := sandbox.ExecOptions{Env: env, Timeout: req.Timeout}
 	if req.InWorkspace {
 		return sb.ExecRequest(ctx, []string{interp, cd.host(lang.Script)}, opts, preq)
 	}

@@ -85,7 +85,7 @@ func TestLanguagesStageInputsAndReturnArtifacts(t *testing.T) {
 }
 
 // scratchEmpty: every call directory is removed once Run returns.
-func scratchEmpty(t *testing.T, s *sandbox) {
+func scratchEmpty(t *testing.T, s *testSandbox) {
 	t.Helper()
 	ents, err := os.ReadDir(s.sb.ScratchDir())
 	if err != nil {

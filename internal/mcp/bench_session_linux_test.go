@@ -14,7 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
@@ -72,7 +72,7 @@ func benchMCPTrue(b *testing.B, sessions bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sb, err := ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Backend: "linux",
+	sb, err := sandbox.New(sandbox.Config{Root: root, MountPath: "/workspace", Backend: "linux",
 		Defaults: policy.Defaults{Mode: policy.WorkspaceWrite, Baseline: policy.Read}})
 	if err != nil {
 		b.Skip(err)

@@ -6,7 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
@@ -57,7 +57,7 @@ func (listingGate) Ask(context.Context, tools.Question) (tools.Answer, error) {
 
 // instructions tell the model, once per session, what the workspace is,
 // how paths work and how approvals work (MCP server instructions).
-func instructions(sb *ringfence.Local) string {
+func instructions(sb *sandbox.Local) string {
 	mount := sb.MountPath()
 	mode, network := "the person's", "the person's"
 	if pol, err := sb.Policy(policy.Request{}); err == nil {

@@ -15,8 +15,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/audit"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
@@ -26,7 +26,7 @@ import (
 type env struct {
 	t     *testing.T
 	root  string
-	sb    *ringfence.Local
+	sb    *sandbox.Local
 	srv   *Server
 	trail *syncBuffer
 }
@@ -65,7 +65,7 @@ func newEnvNet(t *testing.T, opts tools.Options, net policy.Network) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Defaults: policy.Defaults{
+	sb, err := sandbox.New(sandbox.Config{Root: root, MountPath: "/workspace", Defaults: policy.Defaults{
 		Mode: policy.WorkspaceWrite, Baseline: policy.Read, Network: net,
 	}})
 	if err != nil {

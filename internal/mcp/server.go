@@ -11,8 +11,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/audit"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
@@ -21,7 +21,7 @@ import (
 type Config struct {
 	// Sandbox is shared by every session; each session gets its own
 	// tools.Set over it, so approvals never cross sessions.
-	Sandbox *ringfence.Local
+	Sandbox *sandbox.Local
 	// Tools are the options of every session's Set; Gate and SessionID are
 	// set by the server per session and ignored here.
 	Tools tools.Options

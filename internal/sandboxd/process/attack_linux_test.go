@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -28,7 +28,7 @@ func TestAttackWriteOutsideRoot(t *testing.T) {
 	if _, err := os.Stat(target); err == nil {
 		t.Fatalf("a command wrote outside the root (exit %d)", r.GetExitCode())
 	}
-	if r.GetExitCode() == 0 || tr.Get(TrailerKind)[0] == string(ringfence.KindSuccess) {
+	if r.GetExitCode() == 0 || tr.Get(TrailerKind)[0] == string(sandbox.KindSuccess) {
 		t.Errorf("refused write: exit %d kind %v", r.GetExitCode(), tr.Get(TrailerKind))
 	}
 	control(t, script)

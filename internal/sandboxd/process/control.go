@@ -7,7 +7,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 )
 
@@ -86,7 +86,7 @@ func (s *Server) ResizeTTY(_ context.Context, req *pb.ResizeTTYRequest) (*pb.Res
 	if req.GetCols() == 0 || req.GetRows() == 0 {
 		return nil, status.Error(codes.InvalidArgument, "cols and rows must be positive")
 	}
-	size := ringfence.WindowSize{Rows: clamp16(req.GetRows()), Cols: clamp16(req.GetCols())}
+	size := sandbox.WindowSize{Rows: clamp16(req.GetRows()), Cols: clamp16(req.GetCols())}
 	if err := e.p.Resize(size); err != nil {
 		return nil, status.Errorf(codes.FailedPrecondition, "resizing: %v", err)
 	}

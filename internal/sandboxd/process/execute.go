@@ -13,36 +13,36 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 	"github.com/ringfence/ringfence/outcome"
 )
 
 // cmdOf checks a ProcessConfig and makes the session Cmd (without I/O).
-func (s *Server) cmdOf(c *pb.ProcessConfig) (ringfence.Cmd, error) {
+func (s *Server) cmdOf(c *pb.ProcessConfig) (sandbox.Cmd, error) {
 	argv := c.GetCommand()
 	if len(argv) == 0 || argv[0] == "" {
-		return ringfence.Cmd{}, status.Error(codes.InvalidArgument, "config.command is required")
+		return sandbox.Cmd{}, status.Error(codes.InvalidArgument, "config.command is required")
 	}
 	size := 0
 	for _, a := range argv {
 		if strings.IndexByte(a, 0) >= 0 {
-			return ringfence.Cmd{}, status.Error(codes.InvalidArgument, "config.command holds a NUL byte")
+			return sandbox.Cmd{}, status.Error(codes.InvalidArgument, "config.command holds a NUL byte")
 		}
 		size += len(a)
 	}
 	env := c.GetEnvVars()
 	if len(env) > maxEnvVars {
-		return ringfence.Cmd{}, status.Errorf(codes.InvalidArgument, "config.env_vars: more than %d variables", maxEnvVars)
+		return sandbox.Cmd{}, status.Errorf(codes.InvalidArgument, "config.env_vars: more than %d variables", maxEnvVars)
 	}
 	for k, v := range env {
 		if k == "" || strings.ContainsAny(k, "=\x00") || strings.IndexByte(v, 0) >= 0 {
-			return ringfence.Cmd{}, status.Errorf(codes.InvalidArgument, "config.env_vars: invalid variable %q", k)
+			return sandbox.Cmd{}, status.Errorf(codes.InvalidArgument, "config.env_vars: invalid variable %q", k)
 		}
 		size += len(k) + len(v)
 	}
 	if size > maxArgBytes {
-		return ringfence.Cmd{}, status.Errorf(codes.InvalidArgument, "config: command and environment exceed %d bytes", maxArgBytes)
+		return sandbox.Cmd{}, status.Errorf(codes.InvalidArgument, "config: command and environment exceed %d bytes", maxArgBytes)
 	}
 	rel, err := cwdModelPath(c.GetCwd(), s.o.Root, s.o.MountPath)
 	if err == nil {
@@ -50,25 +50,25 @@ func (s *Server) cmdOf(c *pb.ProcessConfig) (ringfence.Cmd, error) {
 	}
 	switch {
 	case errors.Is(err, errCwdOutside):
-		return ringfence.Cmd{}, status.Errorf(codes.PermissionDenied, "cwd %q: %v", c.GetCwd(), err)
+		return sandbox.Cmd{}, status.Errorf(codes.PermissionDenied, "cwd %q: %v", c.GetCwd(), err)
 	case errors.Is(err, errCwdMissing):
-		return ringfence.Cmd{}, status.Errorf(codes.NotFound, "cwd %q: %v", c.GetCwd(), err)
+		return sandbox.Cmd{}, status.Errorf(codes.NotFound, "cwd %q: %v", c.GetCwd(), err)
 	case errors.Is(err, errCwdNotDir):
-		return ringfence.Cmd{}, status.Errorf(codes.FailedPrecondition, "cwd %q: %v", c.GetCwd(), err)
+		return sandbox.Cmd{}, status.Errorf(codes.FailedPrecondition, "cwd %q: %v", c.GetCwd(), err)
 	case err != nil:
-		return ringfence.Cmd{}, status.Errorf(codes.Internal, "cwd: %v", err)
+		return sandbox.Cmd{}, status.Errorf(codes.Internal, "cwd: %v", err)
 	}
 	timeout := s.o.Timeout
 	if timeout <= 0 {
 		timeout = -1 // none: Start serves long-running processes
 	}
-	return ringfence.Cmd{Argv: append([]string(nil), argv...), Dir: rel, Env: env, Timeout: timeout}, nil
+	return sandbox.Cmd{Argv: append([]string(nil), argv...), Dir: rel, Env: env, Timeout: timeout}, nil
 }
 
 // neverRan is the status for a process the session could not execute
 // (Wait's result says why), as the reference daemon maps exec errors:
 // a missing program is NOT_FOUND, one it may not execute PERMISSION_DENIED.
-func neverRan(p *ringfence.Process) error {
+func neverRan(p *sandbox.Process) error {
 	select {
 	case <-p.Done():
 	default:
@@ -85,7 +85,7 @@ func neverRan(p *ringfence.Process) error {
 	switch {
 	case r.Outcome.Kind == outcome.NotFound:
 		code = codes.NotFound
-	case r.Kind == ringfence.KindDenied, r.ExitCode != nil && *r.ExitCode == 126:
+	case r.Kind == sandbox.KindDenied, r.ExitCode != nil && *r.ExitCode == 126:
 		code = codes.PermissionDenied
 	case r.ExitCode != nil && *r.ExitCode == 127:
 		code = codes.NotFound
@@ -124,9 +124,9 @@ func (s *Server) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb.Execu
 	if ctx.Err() != nil {
 		return nil, status.FromContextError(ctx.Err()).Err()
 	}
-	var cut *ringfence.Truncated
+	var cut *sandbox.Truncated
 	if out.seen > int64(out.max) || errb.seen > int64(errb.max) {
-		cut = &ringfence.Truncated{}
+		cut = &sandbox.Truncated{}
 		if out.seen > int64(out.max) {
 			cut.Stdout = out.seen
 		}

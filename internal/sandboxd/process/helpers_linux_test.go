@@ -16,7 +16,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/policy"
@@ -43,7 +43,7 @@ func newHarness(t testing.TB, mutate ...func(*policy.Defaults)) *harness {
 		m(&d)
 	}
 	backend := harnessBackend()
-	sb, err := ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Backend: backend, Defaults: d})
+	sb, err := sandbox.New(sandbox.Config{Root: root, MountPath: "/workspace", Backend: backend, Defaults: d})
 	if err != nil {
 		testenv.Need(t, "the "+backend+" backend", err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -69,13 +69,13 @@ func TestLoadNothingLeaks(t *testing.T) {
 		t.Error(err)
 	}
 	// A one-shot local Exec of the same command, for comparison.
-	sb, err := ringfence.New(ringfence.Config{Root: t.TempDir(), Backend: "linux", Defaults: policy.AgentDefaults()})
+	sb, err := sandbox.New(sandbox.Config{Root: t.TempDir(), Backend: "linux", Defaults: policy.AgentDefaults()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 20 {
 		begin := time.Now()
-		r, err := sb.Exec(context.Background(), []string{"sh", "-c", fmt.Sprintf("echo %d", i)}, ringfence.ExecOptions{})
+		r, err := sb.Exec(context.Background(), []string{"sh", "-c", fmt.Sprintf("echo %d", i)}, sandbox.ExecOptions{})
 		if err != nil || r.Stdout != fmt.Sprintf("%d\n", i) {
 			t.Fatalf("local Exec: %v %+v", err, r)
 		}

@@ -5,7 +5,7 @@ import (
 
 	"google.golang.org/grpc/metadata"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/outcome"
 )
 
@@ -20,24 +20,24 @@ const (
 
 // Outcome is what ringfence adds to a process's end.
 type Outcome struct {
-	Kind        ringfence.Kind        `json:"kind"`
-	ExitCode    *int                  `json:"exitCode"`
-	Signal      string                `json:"signal,omitempty"`
-	TimedOut    bool                  `json:"timedOut,omitempty"`
-	Breach      string                `json:"breach,omitempty"`
-	Violations  []outcome.Violation   `json:"violations"`
-	Narration   string                `json:"narration"`
-	Backend     string                `json:"backend"`
-	Enforcement ringfence.Enforcement `json:"enforcement"`
+	Kind        sandbox.Kind        `json:"kind"`
+	ExitCode    *int                `json:"exitCode"`
+	Signal      string              `json:"signal,omitempty"`
+	TimedOut    bool                `json:"timedOut,omitempty"`
+	Breach      string              `json:"breach,omitempty"`
+	Violations  []outcome.Violation `json:"violations"`
+	Narration   string              `json:"narration"`
+	Backend     string              `json:"backend"`
+	Enforcement sandbox.Enforcement `json:"enforcement"`
 	// Truncated counts the bytes of each stream Execute saw when it
 	// returned only the first MaxExecuteOutput of them.
-	Truncated *ringfence.Truncated `json:"truncated,omitempty"`
+	Truncated *sandbox.Truncated `json:"truncated,omitempty"`
 }
 
 // exitCode is the standard's exit_code: the command's own, or -1 when it
 // did not exit by itself (a signal, a timeout, the session ending) — as
 // the reference daemon reports a signalled child.
-func exitCode(r *ringfence.ExecResult) int32 {
+func exitCode(r *sandbox.ExecResult) int32 {
 	if r.ExitCode != nil {
 		return int32(*r.ExitCode)
 	}
@@ -45,7 +45,7 @@ func exitCode(r *ringfence.ExecResult) int32 {
 }
 
 // trailer is the outcome as trailing metadata.
-func trailer(r *ringfence.ExecResult, cut *ringfence.Truncated) metadata.MD {
+func trailer(r *sandbox.ExecResult, cut *sandbox.Truncated) metadata.MD {
 	o := Outcome{Kind: r.Kind, ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
 		Breach: r.Breach, Violations: r.Violations, Narration: r.Narration, Backend: r.Backend,
 		Enforcement: r.Enforcement, Truncated: cut}

@@ -13,7 +13,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 )
 
@@ -23,7 +23,7 @@ func TestExecuteEchoWithOutcomeTrailer(t *testing.T) {
 	if r.GetExitCode() != 0 || string(r.GetStdout()) != "hello\n" || len(r.GetStderr()) != 0 {
 		t.Fatalf("got %v", r)
 	}
-	if k := tr.Get(TrailerKind); len(k) != 1 || k[0] != string(ringfence.KindSuccess) {
+	if k := tr.Get(TrailerKind); len(k) != 1 || k[0] != string(sandbox.KindSuccess) {
 		t.Fatalf("trailer kind %v", k)
 	}
 	var o Outcome
@@ -35,7 +35,7 @@ func TestExecuteEchoWithOutcomeTrailer(t *testing.T) {
 	}
 	// A failing command: its code, its stderr, and the kind says so.
 	r, tr = h.execute(t, nil, "sh", "-c", "echo oops >&2; exit 3")
-	if r.GetExitCode() != 3 || string(r.GetStderr()) != "oops\n" || tr.Get(TrailerKind)[0] != string(ringfence.KindCommandFailure) {
+	if r.GetExitCode() != 3 || string(r.GetStderr()) != "oops\n" || tr.Get(TrailerKind)[0] != string(sandbox.KindCommandFailure) {
 		t.Fatalf("got %v %v", r, tr)
 	}
 	// The narration never names the host root: the workspace is /workspace.
@@ -98,7 +98,7 @@ func TestStartStreamsInitOutputExit(t *testing.T) {
 	if !ok || code != 4 || s.out.String() != "1\n2\n3\n" || s.errb.String() != "e\n" {
 		t.Fatalf("exit %d %v out %q err %q", code, ok, s.out.String(), s.errb.String())
 	}
-	if k := s.stream.Trailer().Get(TrailerKind); len(k) != 1 || k[0] != string(ringfence.KindCommandFailure) {
+	if k := s.stream.Trailer().Get(TrailerKind); len(k) != 1 || k[0] != string(sandbox.KindCommandFailure) {
 		t.Fatalf("trailer %v", s.stream.Trailer())
 	}
 	// Ended processes are forgotten: NOT_FOUND for every control call.

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -30,7 +30,7 @@ const (
 // Options configure a Server.
 type Options struct {
 	// Sandbox runs every process; it needs the linux backend (sessions).
-	Sandbox *ringfence.Local
+	Sandbox *sandbox.Local
 	// Root is the sandbox root on the host (the Sandbox's Config.Root) and
 	// MountPath what commands see it as; both are accepted in a cwd.
 	Root, MountPath string
@@ -52,9 +52,9 @@ type Server struct {
 	o Options
 
 	mu       sync.Mutex
-	ses      *ringfence.Session
-	byID     map[int32]*entry              // processes of Start, by the id clients hold
-	live     map[*ringfence.Process]string // every running process (Start and Execute)
+	ses      *sandbox.Session
+	byID     map[int32]*entry            // processes of Start, by the id clients hold
+	live     map[*sandbox.Process]string // every running process (Start and Execute)
 	stopping bool
 	drained  chan struct{} // closed when live empties while stopping
 	nextID   atomic.Int32
@@ -62,7 +62,7 @@ type Server struct {
 
 // entry is one process a client can address.
 type entry struct {
-	p   *ringfence.Process
+	p   *sandbox.Process
 	tty bool
 }
 
@@ -72,7 +72,7 @@ func New(o Options) (*Server, error) {
 	if o.Sandbox == nil || o.Root == "" {
 		return nil, errors.New("sandboxd: a sandbox and its root are required")
 	}
-	if b := o.Sandbox.Backend(); !ringfence.SessionsOn(b) {
+	if b := o.Sandbox.Backend(); !sandbox.SessionsOn(b) {
 		return nil, fmt.Errorf("sandboxd: the process service needs sessions (the linux or landlock backend); this host selected %q — see ringfence doctor", b)
 	}
 	if o.ChunkSize <= 0 {
@@ -81,7 +81,7 @@ func New(o Options) (*Server, error) {
 	if o.MaxProcesses <= 0 {
 		o.MaxProcesses = DefaultMaxProcesses
 	}
-	return &Server{o: o, byID: map[int32]*entry{}, live: map[*ringfence.Process]string{}}, nil
+	return &Server{o: o, byID: map[int32]*entry{}, live: map[*sandbox.Process]string{}}, nil
 }
 
 // Warm opens the session now, so the first call does not pay for it and
@@ -92,7 +92,7 @@ func (s *Server) Warm(ctx context.Context) error {
 }
 
 // session returns the live session, opening one if there is none.
-func (s *Server) session(ctx context.Context) (*ringfence.Session, error) {
+func (s *Server) session(ctx context.Context) (*sandbox.Session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopping {
@@ -106,7 +106,7 @@ func (s *Server) session(ctx context.Context) (*ringfence.Session, error) {
 			return s.ses, nil
 		}
 	}
-	ses, err := s.o.Sandbox.Session(ctx, policy.Request{}, ringfence.SessionOptions{
+	ses, err := s.o.Sandbox.Session(ctx, policy.Request{}, sandbox.SessionOptions{
 		IdleTimeout: -1, MaxProcesses: s.o.MaxProcesses, OutputKept: DefaultOutputKept})
 	if err != nil {
 		return nil, status.Errorf(codes.Unavailable, "opening the confined session: %v", err)
@@ -117,7 +117,7 @@ func (s *Server) session(ctx context.Context) (*ringfence.Session, error) {
 
 // start starts c in the session, retrying once in a fresh session when
 // the one it had ended meanwhile; p is tracked for shutdown until forget.
-func (s *Server) start(ctx context.Context, c ringfence.Cmd) (*ringfence.Process, error) {
+func (s *Server) start(ctx context.Context, c sandbox.Cmd) (*sandbox.Process, error) {
 	for attempt := 0; ; attempt++ {
 		ses, err := s.session(ctx)
 		if err != nil {
@@ -134,9 +134,9 @@ func (s *Server) start(ctx context.Context, c ringfence.Cmd) (*ringfence.Process
 				_ = p.Signal(syscall.SIGKILL)
 			}
 			return p, nil
-		case errors.Is(err, ringfence.ErrSessionClosed) && attempt == 0:
+		case errors.Is(err, sandbox.ErrSessionClosed) && attempt == 0:
 			continue
-		case errors.Is(err, ringfence.ErrSessionFull):
+		case errors.Is(err, sandbox.ErrSessionFull):
 			return nil, status.Errorf(codes.ResourceExhausted, "%v", err)
 		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 			return nil, status.FromContextError(err).Err()
@@ -147,7 +147,7 @@ func (s *Server) start(ctx context.Context, c ringfence.Cmd) (*ringfence.Process
 }
 
 // forget drops p once it ended and was answered.
-func (s *Server) forget(p *ringfence.Process, id int32) {
+func (s *Server) forget(p *sandbox.Process, id int32) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.live, p)
@@ -161,7 +161,7 @@ func (s *Server) forget(p *ringfence.Process, id int32) {
 }
 
 // register gives p an id clients can address (Start's InitEvent).
-func (s *Server) register(p *ringfence.Process, tty bool) int32 {
+func (s *Server) register(p *sandbox.Process, tty bool) int32 {
 	for {
 		id := s.nextID.Add(1)
 		if id <= 0 { // wrapped after 2^31 starts: ids need only be unique among live ones
@@ -194,7 +194,7 @@ func (s *Server) lookup(id int32) (*entry, error) {
 func (s *Server) Shutdown(ctx context.Context, grace time.Duration) {
 	s.mu.Lock()
 	s.stopping = true
-	var procs []*ringfence.Process
+	var procs []*sandbox.Process
 	for p := range s.live {
 		procs = append(procs, p)
 	}

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 )
 
@@ -26,7 +26,7 @@ func (s *Server) Start(req *pb.StartRequest, stream pb.ProcessService_StartServe
 	sink := &streamSink{send: stream.Send, gate: make(chan struct{}), chunk: s.o.ChunkSize}
 	c.Stdout, c.Stderr = sinkWriter{sink, false}, sinkWriter{sink, true}
 	if pt := req.Pty; pt != nil {
-		size := ringfence.WindowSize{Rows: clamp16(pt.GetRows()), Cols: clamp16(pt.GetCols())}
+		size := sandbox.WindowSize{Rows: clamp16(pt.GetRows()), Cols: clamp16(pt.GetCols())}
 		c.Terminal = &size // a zero size is 24x80
 	}
 	p, err := s.start(ctx, c)

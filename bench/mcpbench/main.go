@@ -8,6 +8,9 @@
 // Without -server it serves itself (`mcpbench serve ROOT`), which is the
 // same internal/mcp server ringfence mcp runs. MCPBENCH_CPUPROFILE=FILE
 // writes CPU profiles of the driver (FILE) and the server (FILE.server).
+//
+// It lives under bench/, not internal/: like cmd/ringfence it is a main on
+// top of the public facade, and no internal package imports the root.
 package main
 
 import (
