@@ -6,10 +6,30 @@ import (
 	"path/filepath"
 
 	"github.com/ringfence/ringfence/internal/sandbox"
+	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
 	"github.com/ringfence/ringfence/policy"
 )
+
+// Sandbox is what the code runner needs of a sandbox: a *sandbox.Local
+// (the root's ringfence.Local) satisfies it, and cmd/ringfence or package
+// tools hands one in. Declared here so the runner depends on these few
+// methods, never on the public facade above it.
+type Sandbox interface {
+	// Workspace is the policy-fenced file layer the inputs are read from
+	// and the artifacts saved to.
+	Workspace() *workspace.Workspace
+	// ScratchDir is the private temp dir the call directories live in.
+	ScratchDir() string
+	// Policy resolves a request as a run would (to refuse early).
+	Policy(req policy.Request) (*policy.Policy, error)
+	// LookPath finds an interpreter on the commands' PATH.
+	LookPath(name string) (string, bool)
+	// ExecRequest runs in the workspace; ExecScratch in a call directory.
+	ExecRequest(ctx context.Context, argv []string, opts sandbox.ExecOptions, req policy.Request) (*sandbox.ExecResult, error)
+	ExecScratch(ctx context.Context, argv []string, dir string, opts sandbox.ExecOptions, req policy.Request) (*sandbox.ExecResult, error)
+}
 
 // Run runs req's code in sb. An error means nothing ran: a refusal before
 // the run (*Error: unknown language, missing interpreter, invalid or
@@ -17,7 +37,7 @@ import (
 // own refusal to start (policy.ErrPolicy, policy.ErrUnavailable, as from
 // ExecRequest). Everything that happened once the runner started is in
 // the result, outputs included.
-func Run(ctx context.Context, sb *sandbox.Local, req Request) (*Result, error) {
+func Run(ctx context.Context, sb Sandbox, req Request) (*Result, error) {
 	req = req.withDefaults()
 	lang, interp, err := Interpreter(sb, req.Language)
 	if err != nil {
@@ -68,7 +88,7 @@ func Run(ctx context.Context, sb *sandbox.Local, req Request) (*Result, error) {
 // the call directory would be neither writable nor even visible to the
 // command: read-only mode grants no private temp dir, and the backends
 // show the host's temp area only where a layer binds it.
-func scratchUsable(sb *sandbox.Local, req policy.Request) error {
+func scratchUsable(sb Sandbox, req policy.Request) error {
 	req.Approval = nil // resolving here must not spend a single-call approval
 	pol, err := sb.Policy(req)
 	if err != nil {
@@ -81,7 +101,7 @@ func scratchUsable(sb *sandbox.Local, req policy.Request) error {
 }
 
 // Interpreter finds the program of a language on the command PATH.
-func Interpreter(sb *sandbox.Local, language string) (Language, string, error) {
+func Interpreter(sb Sandbox, language string) (Language, string, error) {
 	lang, ok := Languages[language]
 	if !ok {
 		return Language{}, "", invalid("unknown language; use one of python, javascript, bash, sh")
@@ -97,7 +117,7 @@ func Interpreter(sb *sandbox.Local, language string) (Language, string, error) {
 // or in the workspace root with the file named by its absolute path. The
 // inputs and the code are restricted read-only for the command (a
 // restriction only narrows, so no approval is needed).
-func execute(ctx context.Context, sb *sandbox.Local, req Request, lang Language, interp string, cd *callDir) (*sandbox.ExecResult, error) {
+func execute(ctx context.Context, sb Sandbox, req Request, lang Language, interp string, cd *callDir) (*sandbox.ExecResult, error) {
 	preq := req.Policy
 	preq.Entries = append(append([]policy.Entry(nil), preq.Entries...),
 		policy.Entry{Path: cd.host(InputsDir), Access: policy.Read},

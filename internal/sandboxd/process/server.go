@@ -27,10 +27,19 @@ const (
 	maxArgBytes         = 1 << 20 // the whole argv and env of one request
 )
 
+// Sandbox is what the server needs of a sandbox: the backend it confines
+// with and a session of the deployment's policy. A *sandbox.Local (the
+// root's ringfence.Local, wired in by cmd/ringfence) satisfies it; the
+// server never depends on the public facade above it.
+type Sandbox interface {
+	Backend() string
+	Session(ctx context.Context, req policy.Request, opts ...sandbox.SessionOptions) (*sandbox.Session, error)
+}
+
 // Options configure a Server.
 type Options struct {
-	// Sandbox runs every process; it needs the linux backend (sessions).
-	Sandbox *sandbox.Local
+	// Sandbox runs every process; it needs a backend with sessions.
+	Sandbox Sandbox
 	// Root is the sandbox root on the host (the Sandbox's Config.Root) and
 	// MountPath what commands see it as; both are accepted in a cwd.
 	Root, MountPath string
