@@ -12,6 +12,7 @@ import (
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/pathrule"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -27,11 +28,8 @@ func (l *Local) Exec(ctx context.Context, argv []string, opts ExecOptions) (*Exe
 // directory is refused (pathrule.ErrPathRefused). Everything that happened
 // once the runner was started is in the result.
 func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions, req policy.Request) (*ExecResult, error) {
-	if len(argv) == 0 || argv[0] == "" {
-		return nil, errors.New("ringfence: empty command")
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("ringfence: not started: %w", err)
+	if err := startable(ctx, argv); err != nil {
+		return nil, err
 	}
 	dir, err := l.hostDir(opts.Dir)
 	if err != nil {
@@ -40,7 +38,42 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 	if req.Cwd == "" {
 		req.Cwd = dir
 	}
-	pol, err := policy.Resolve(req, l.defaults)
+	return l.exec(ctx, argv, dir, opts, req)
+}
+
+// ExecScratch is ExecRequest with the working directory dir, a host path
+// inside ScratchDir (a call directory of the code runner) rather than a
+// model path in the workspace (opts.Dir is not used). The policy is
+// resolved exactly as for ExecRequest (its Cwd stays inside the root,
+// where it means nothing more than the default); only where the command
+// starts differs. A dir outside ScratchDir is refused with
+// pathrule.ErrPathRefused.
+func (l *Local) ExecScratch(ctx context.Context, argv []string, dir string, opts ExecOptions, req policy.Request) (*ExecResult, error) {
+	if err := startable(ctx, argv); err != nil {
+		return nil, err
+	}
+	if l.tempDir == "" || dir == l.tempDir || !policy.Contains(l.tempDir, policy.Clean(dir)) {
+		return nil, fmt.Errorf("ringfence: scratch dir outside the private temp dir: %w", pathrule.ErrPathRefused)
+	}
+	return l.exec(ctx, argv, policy.Clean(dir), opts, req)
+}
+
+// startable refuses, before anything is resolved, a call that cannot run.
+func startable(ctx context.Context, argv []string) error {
+	if len(argv) == 0 || argv[0] == "" {
+		return errors.New("ringfence: empty command")
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("ringfence: not started: %w", err)
+	}
+	return nil
+}
+
+// exec is the one pipeline of a one-shot command, whatever its working
+// directory (dir, a checked host path): resolve → confine → run →
+// classify → narrate.
+func (l *Local) exec(ctx context.Context, argv []string, dir string, opts ExecOptions, req policy.Request) (*ExecResult, error) {
+	pol, err := l.Policy(req)
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +96,23 @@ func (l *Local) ExecRequest(ctx context.Context, argv []string, opts ExecOptions
 	}
 	out.Env = envNames(env)
 	return out, nil
+}
+
+// ScratchDir is the sandbox's private temp dir on the host: the directory
+// workspace-write makes writable besides the root (and TMPDIR for every
+// command). The code runner makes each call's own directory inside it.
+func (l *Local) ScratchDir() string { return l.tempDir }
+
+// LookPath finds a program on the PATH commands get (the configured one,
+// not ringfence's own), as the backends do inside the sandbox, which sees
+// the host's system directories. ok is false when it is not there, and
+// for a name holding a slash (a bare program name is expected).
+func (l *Local) LookPath(name string) (string, bool) {
+	if name == "" || strings.Contains(name, "/") {
+		return "", false
+	}
+	p := lookPath(name, l.env(nil))
+	return p, p != name
 }
 
 // confine asks the selected backend for the argv to start. Only a

@@ -119,7 +119,7 @@ func New(cfg Config) (*Local, error) {
 	if home != nil {
 		l.homeDir = home.Dir
 	}
-	pol, err := policy.Resolve(policy.Request{}, d)
+	pol, err := l.Policy(policy.Request{})
 	if err == nil {
 		l.ws, err = workspace.New(pol, workspace.Options{MountPath: cfg.MountPath})
 	}
@@ -153,7 +153,7 @@ func canonicalRoot(root string) (string, error) {
 // Isolation reports what this sandbox claims, from the resolved defaults
 // and the backend actually selected.
 func (l *Local) Isolation() Isolation {
-	pol, err := policy.Resolve(policy.Request{}, l.defaults)
+	pol, err := l.Policy(policy.Request{})
 	name := l.Backend()
 	if err != nil || !pol.Confining() || name == "" {
 		return Isolation{}
@@ -178,13 +178,30 @@ func (l *Local) Backend() string {
 	return p.Name()
 }
 
-// Policy resolves req against the deployment's defaults, as Exec does.
+// Policy resolves req against the deployment's defaults. It is the one
+// place the pipeline resolves a request (Exec, sessions, WorkspaceFor, the
+// defaults' own workspace all come here), so every path widens or narrows
+// by exactly the same rule. A single-call approval in req is spent here.
 func (l *Local) Policy(req policy.Request) (*policy.Policy, error) {
 	return policy.Resolve(req, l.defaults)
 }
 
 // Workspace is the policy-fenced file layer over the root (default policy).
 func (l *Local) Workspace() *workspace.Workspace { return l.ws }
+
+// WorkspaceFor resolves req against the deployment's defaults, as
+// ExecRequest does, and opens the file layer over the resulting policy. It
+// is how a write a person approved (req.Approval carrying a write entry for
+// one path) is done through the same fence as every other write: the
+// approval widens the policy, never a flag in the call. A single-call
+// approval is spent here. The caller closes the workspace.
+func (l *Local) WorkspaceFor(req policy.Request) (*workspace.Workspace, error) {
+	pol, err := l.Policy(req)
+	if err != nil {
+		return nil, err
+	}
+	return workspace.New(pol, workspace.Options{MountPath: l.cfg.MountPath})
+}
 
 // MountPath is how the model sees the workspace root.
 func (l *Local) MountPath() string { return l.cfg.MountPath }

@@ -73,7 +73,7 @@ func (l *Local) Session(ctx context.Context, req policy.Request, opts ...Session
 		o.OutputKept = DefaultOutputKept
 	}
 	req.Cwd = l.defaults.Root
-	pol, err := policy.Resolve(req, l.defaults)
+	pol, err := l.Policy(req)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
 		if d := policyDiff(s.pol, pol); len(d) > 0 {
 			return nil, &PolicyMismatchError{Differs: d}
 		}
-		if _, err := policy.Resolve(r, s.l.defaults); err != nil {
+		if _, err := s.l.Policy(r); err != nil {
 			return nil, err // spent meanwhile by another call
 		}
 	}
