@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/backends"
 	"github.com/ringfence/ringfence/internal/privdir"
 	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/outcome"
@@ -102,7 +103,7 @@ func New(cfg Config) (*Local, error) {
 	if err != nil {
 		return nil, err
 	}
-	provider, err := selectProvider(cfg.Backend)
+	provider, err := backends.Select(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
@@ -272,3 +273,7 @@ func privateTempDir() (*privdir.Dir, error) {
 	privdir.Sweep(os.TempDir(), prefix, nil)
 	return privdir.Make(os.TempDir(), prefix)
 }
+
+// Backends are the backend names Config.Backend accepts, strongest first;
+// "auto" picks the first that works on this host.
+var Backends = backends.Names

@@ -1,4 +1,4 @@
-package sandbox
+package backends
 
 import (
 	"os"
@@ -10,14 +10,14 @@ import (
 	"github.com/ringfence/ringfence/internal/confine/linux"
 )
 
-// Backends are the backend names Config.Backend accepts, strongest first;
-// "auto" picks the first that works on this host.
-var Backends = []string{linux.Name, bwrap.Name, landlock.Name}
+// Names are the backend names Select accepts besides "auto", strongest
+// first; "auto" picks the first that works on this host.
+var Names = []string{linux.Name, bwrap.Name, landlock.Name}
 
-// selectProvider resolves a backend name. "auto" is the strongest that
+// Select resolves a backend name. "auto" (or "") is the strongest that
 // works here; a named backend is used alone and, when it cannot work here,
-// Exec refuses with *confine.UnavailableError (never a silent fallback).
-func selectProvider(name string) (confine.Provider, error) {
+// the error is *confine.UnavailableError (never a silent fallback).
+func Select(name string) (confine.Provider, error) {
 	return confine.Select(name, providers()...)
 }
 
