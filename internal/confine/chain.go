@@ -54,6 +54,15 @@ func (c *chain) Name() string {
 	return AutoName
 }
 
+// Traits are the first usable provider's; zero (nothing claimed) when none is.
+func (c *chain) Traits() Traits {
+	p, err := c.pick()
+	if err != nil {
+		return Traits{}
+	}
+	return p.Traits()
+}
+
 // Available is nil when some provider is usable, else *UnavailableError.
 func (c *chain) Available() error {
 	_, err := c.pick()

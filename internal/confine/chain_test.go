@@ -19,7 +19,10 @@ type fake struct {
 	calls  int
 }
 
-func (f *fake) Name() string     { return f.name }
+func (f *fake) Name() string { return f.name }
+func (f *fake) Traits() confine.Traits {
+	return confine.Traits{Namespaces: f.name == "linux", Scratch: confine.Scratch("of " + f.name)}
+}
 func (f *fake) Available() error { return f.avail }
 func (f *fake) Confine(confine.Request) (*confine.Cmd, error) {
 	f.calls++

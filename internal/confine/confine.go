@@ -109,6 +109,9 @@ type Cmd struct {
 // never returns an unconfined Cmd for a confining policy.
 type Provider interface {
 	Name() string
+	// Traits is what the backend isolates besides what Enforcement says
+	// per command; static (no probe), so it may be asked before Available.
+	Traits() Traits
 	// Available probes this host once (cached) and says why not when not.
 	Available() error
 	Confine(req Request) (*Cmd, error)

@@ -210,7 +210,7 @@ func (l *Local) NarrationContext(pol *policy.Policy) outcome.Context { return l.
 // narration is what the model may be told about this deployment.
 func (l *Local) narration(pol *policy.Policy) outcome.Context {
 	c := outcome.Context{MountPath: l.cfg.MountPath, Mode: pol.Mode.String(), HostRoot: l.defaults.Root,
-		PrivateTmp: scratchFate(l.Backend(), pol.Mode) == "discarded", Audience: l.cfg.Audience}
+		PrivateTmp: scratchFate(l.traits(), pol.Mode) == "discarded", Audience: l.cfg.Audience}
 	for _, root := range pol.WritableRoots().Roots {
 		c.WriteRoots = append(c.WriteRoots, l.modelPath(root))
 	}

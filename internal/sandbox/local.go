@@ -155,14 +155,14 @@ func canonicalRoot(root string) (string, error) {
 // and the backend actually selected.
 func (l *Local) Isolation() Isolation {
 	pol, err := l.Policy(policy.Request{})
-	name := l.Backend()
-	if err != nil || !pol.Confining() || name == "" {
+	if err != nil || !pol.Confining() || l.Backend() == "" {
 		return Isolation{}
 	}
+	ns := l.traits().Namespaces // the backend's own claim, not its name
 	return Isolation{
 		Filesystem: true,
-		Network:    pol.Network.Mode != policy.NetAllowAll && name != "landlock",
-		Processes:  name != "landlock",
+		Network:    pol.Network.Mode != policy.NetAllowAll && ns,
+		Processes:  ns,
 	}
 }
 

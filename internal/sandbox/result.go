@@ -112,7 +112,7 @@ func (l *Local) enforcement(cmd *confine.Cmd, pol *policy.Policy, res run.Resour
 	}
 	return Enforcement{
 		Files: string(cmd.Enforcement.Files), Network: string(cmd.Enforcement.Network),
-		Resources: string(res), Reasons: reasons, Scratch: scratchFate(cmd.Backend, pol.Mode),
+		Resources: string(res), Reasons: reasons, Scratch: scratchFate(l.cmdTraits(pol), pol.Mode),
 	}
 }
 
@@ -136,16 +136,33 @@ func outputCeiling(ro run.Options) int64 {
 }
 
 // scratchFate is what becomes of a write to /tmp (outside $TMPDIR) under
-// backend and mode: the mount-namespace backends give a private tmpfs,
-// thrown away at the end (the linux backend's is read-only in read-only mode).
-func scratchFate(backend string, mode policy.Mode) string {
-	switch {
-	case backend != "linux" && backend != "bwrap":
-		return "host"
-	case mode == policy.WorkspaceWrite || backend == "bwrap": // bwrap's --tmpfs is always writable
+// the backend's traits and mode: the mount-namespace backends give a
+// private tmpfs, thrown away at the end (the linux backend's is read-only
+// in read-only mode, bwrap's --tmpfs is always writable).
+func scratchFate(t confine.Traits, mode policy.Mode) string {
+	switch t.Scratch {
+	case confine.ScratchPrivateWritable:
 		return "discarded"
+	case confine.ScratchPrivate:
+		if mode == policy.WorkspaceWrite {
+			return "discarded"
+		}
+		return "read-only"
 	}
-	return "read-only"
+	return "host"
+}
+
+// traits are what the selected backend declares it isolates; zero
+// (nothing claimed) when no backend works here.
+func (l *Local) traits() confine.Traits { return confine.TraitsOf(l.provider) }
+
+// cmdTraits are the traits of what confined a command under pol: none for
+// an unconfined (danger-full-access) run, which no backend touched.
+func (l *Local) cmdTraits(pol *policy.Policy) confine.Traits {
+	if !pol.Confining() {
+		return confine.Traits{}
+	}
+	return l.traits()
 }
 
 // markProtected says, on each violation whose path the policy holds by

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/backends"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -180,7 +182,10 @@ func (s *Session) Reasons() []string {
 
 // SessionsOn reports whether a Local on backend has sessions: linux (one
 // shared init) or landlock (one-shot runs, Shared false).
-func SessionsOn(backend string) bool { return backend == "linux" || backend == "landlock" }
+// The backend declares it (confine.Traits.Sessions); an unknown name has none.
+func SessionsOn(backend string) bool {
+	return backends.TraitsOf(backend).Sessions != confine.SessionsNone
+}
 
 // Policy is the session's resolved policy.
 func (s *Session) Policy() *policy.Policy { return s.pol }

@@ -80,12 +80,12 @@ func (l *Local) Session(ctx context.Context, req policy.Request, opts ...Session
 	if !pol.Confining() {
 		return nil, fmt.Errorf("%w (danger-full-access is not confined)", ErrSessionUnsupported)
 	}
-	b := l.Backend()
-	if oneShotBackend(b) {
+	switch l.traits().Sessions {
+	case confine.SessionsRuns:
 		return l.oneShotSession(pol, o, l.env(nil)), nil
-	}
-	if b != "linux" {
-		return nil, fmt.Errorf("%w (this sandbox's backend: %q)", ErrSessionUnsupported, b)
+	case confine.SessionsInit:
+	default:
+		return nil, fmt.Errorf("%w (this sandbox's backend: %q)", ErrSessionUnsupported, l.Backend())
 	}
 	env := l.env(nil)
 	cmd, err := l.provider.Confine(confine.Request{Dir: l.defaults.Root, Env: env, Policy: pol,

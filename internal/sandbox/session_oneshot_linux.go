@@ -17,12 +17,12 @@ import (
 	"github.com/ringfence/ringfence/policy"
 )
 
-// oneShotBackend reports whether sessions on this backend are one-shot
-// runs. Only landlock: its tree is a process group under its own init
-// (a subreaper with the parent-death signal), whose command descendants
-// Signal can tell from the runners. bwrap's tree is a pid namespace whose
-// runners are bwrap's own processes; it is not offered (yet).
-func oneShotBackend(name string) bool { return name == "landlock" }
+// Sessions of one-shot runs are offered where the backend declares them
+// (confine.SessionsRuns): only landlock, whose tree is a process group
+// under its own init (a subreaper with the parent-death signal), whose
+// command descendants Signal can tell from the runners. bwrap's tree is a
+// pid namespace whose runners are bwrap's own processes; it declares no
+// sessions (yet).
 
 // oneShotSession makes a session of one-shot runs under pol.
 func (l *Local) oneShotSession(pol *policy.Policy, o SessionOptions, env []string) *Session {

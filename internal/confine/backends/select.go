@@ -21,6 +21,18 @@ func Select(name string) (confine.Provider, error) {
 	return confine.Select(name, providers()...)
 }
 
+// TraitsOf is what the backend called name declares it isolates
+// (confine.Traits), without probing this host; zero (nothing claimed) for
+// a name no backend has.
+func TraitsOf(name string) confine.Traits {
+	for _, p := range providers() {
+		if p.Name() == name {
+			return p.Traits()
+		}
+	}
+	return confine.Traits{}
+}
+
 // providers are the backends in order of strength. RINGFENCE_SIMULATE_NO_USERNS
 // (for tests and demonstrations) makes the native namespace backend report
 // unavailable, as on a host that forbids user namespaces. It can only take a

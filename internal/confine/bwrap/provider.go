@@ -56,6 +56,13 @@ func New(opts Options) *Provider { return &Provider{opts: opts} }
 // Name is "bwrap".
 func (p *Provider) Name() string { return Name }
 
+// Traits implements confine.Provider: its own pid and network namespaces,
+// no sessions, and a private /tmp that bwrap's --tmpfs makes writable in
+// every mode.
+func (p *Provider) Traits() confine.Traits {
+	return confine.Traits{Namespaces: true, Scratch: confine.ScratchPrivateWritable}
+}
+
 // Available probes bwrap once (cached): on PATH, answers --version, and
 // can build a sandbox with every namespace this backend asks for. The
 // error says which step failed and why.

@@ -43,6 +43,13 @@ func New(opts Options) confine.Provider { return &Provider{opts: opts} }
 // Name implements confine.Provider.
 func (p *Provider) Name() string { return Name }
 
+// Traits implements confine.Provider: no namespaces (host processes are
+// visible, a program that ignores the proxy reaches the host's network as
+// the mode allows), a session is one-shot runs, and /tmp is the host's.
+func (p *Provider) Traits() confine.Traits {
+	return confine.Traits{Sessions: confine.SessionsRuns, Scratch: confine.ScratchHost}
+}
+
 // Available reports whether this kernel has Landlock, once.
 func (p *Provider) Available() error {
 	p.once.Do(func() {

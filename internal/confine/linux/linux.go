@@ -59,6 +59,12 @@ func New(opts Options) confine.Provider { return &Provider{opts: opts} }
 // Name implements confine.Provider.
 func (p *Provider) Name() string { return Name }
 
+// Traits implements confine.Provider: its own pid and network namespaces,
+// one init per session, and a private /tmp (read-only in read-only mode).
+func (p *Provider) Traits() confine.Traits {
+	return confine.Traits{Namespaces: true, Sessions: confine.SessionsInit, Scratch: confine.ScratchPrivate}
+}
+
 // Available probes this host once: it really starts the init in new user,
 // mount and pid namespaces and has it build a view, so a "yes" means the
 // mechanism works here, not merely that the kernel has it.
