@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ringfence/ringfence"
 )
 
 // flood forks 600 processes (more than policy.DefaultProcesses) that
@@ -28,7 +30,7 @@ func TestForkBombEndsOverBudgetByDefault(t *testing.T) {
 			}
 			begin := time.Now()
 			code, res = runJSON(t, ws, "--backend", backend, "--", "sh", "-c", flood)
-			if code != exitOverBudget || res.Kind != "over-budget" || res.Breach != "processes" {
+			if code != exitOverBudget || res.Kind != ringfence.KindOverBudget || res.Breach != "processes" {
 				t.Fatalf("exit %d, kind %s, breach %q, stdout %q", code, res.Kind, res.Breach, res.Stdout)
 			}
 			t.Logf("stopped as over-budget (processes) after %v", time.Since(begin).Round(time.Millisecond))
@@ -45,7 +47,7 @@ func TestForkBombBoundedUnderPolicyFileWithoutLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, res := runJSON(t, ws, "--policy", file, "--", "sh", "-c", flood)
-	if code != exitOverBudget || res.Kind != "over-budget" || res.Breach != "processes" {
+	if code != exitOverBudget || res.Kind != ringfence.KindOverBudget || res.Breach != "processes" {
 		t.Fatalf("exit %d, kind %s, breach %q, stdout %q", code, res.Kind, res.Breach, res.Stdout)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ringfence/ringfence"
 )
 
 func TestNetworkFlags(t *testing.T) {
@@ -51,7 +53,7 @@ func TestRunDomainsDenialNarrated(t *testing.T) {
 			dir := workspace(t)
 			code, res := runJSON(t, dir, "--backend", backend, "--allow-domain", "proxy.golang.org", "--allow-domain", "*.npmjs.org",
 				"--", "curl", "-fsS", "--max-time", "10", "https://pypi.org/simple/")
-			if code == 0 || res.Kind != "denied" {
+			if code == 0 || res.Kind != ringfence.KindDenied {
 				t.Fatalf("exit %d, kind %s: %+v", code, res.Kind, res)
 			}
 			want := "The sandbox blocked a connection to pypi.org:443: it is not in the allowed domains (*.npmjs.org, proxy.golang.org). If it is needed, allow it with --allow-domain pypi.org."

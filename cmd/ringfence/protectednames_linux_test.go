@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ringfence/ringfence"
 )
 
 // A policy file's protected_names holds a name at any depth under the
@@ -33,7 +35,7 @@ func TestPolicyFileProtectedNames(t *testing.T) {
 		t.Fatalf("the control did not write: %v", err)
 	}
 	code, res := runJSON(t, ws, append([]string{"--policy", named}, write...)...)
-	if code == 0 || res.Kind == "success" {
+	if code == 0 || res.Kind == ringfence.KindSuccess {
 		t.Fatalf("a protected name was written: exit %d, kind %s", code, res.Kind)
 	}
 	// The model is told which rule holds the path, not to "stay within"

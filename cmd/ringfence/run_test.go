@@ -27,7 +27,7 @@ func TestRunMainJob(t *testing.T) {
 			if _, err := os.Stat(outside); err == nil {
 				t.Fatalf("a write outside the workspace landed on the host")
 			}
-			if res.Kind != "denied" || res.Stdout != "hello\n" || code == 0 {
+			if res.Kind != ringfence.KindDenied || res.Stdout != "hello\n" || code == 0 {
 				t.Errorf("kind %q stdout %q code %d; want denied, hello, nonzero", res.Kind, res.Stdout, code)
 			}
 			if res.Backend != b || res.Narration == "" || len(res.Violations) == 0 {
@@ -42,7 +42,7 @@ func TestRunUnconfinedWritesOutside(t *testing.T) {
 	ws := workspace(t)
 	outside := filepath.Join(outsideDir(t), "outside.txt")
 	_, res := runJSON(t, ws, "--mode", "danger-full-access", "--", "sh", "-c", "echo x > "+outside)
-	if _, err := os.Stat(outside); err != nil || res.Kind != "success" || res.Backend != "none" {
+	if _, err := os.Stat(outside); err != nil || res.Kind != ringfence.KindSuccess || res.Backend != "none" {
 		t.Fatalf("danger-full-access: kind %q backend %q, outside written: %v", res.Kind, res.Backend, err == nil)
 	}
 }
@@ -161,7 +161,7 @@ func TestRunOutputCeiling(t *testing.T) {
 		t.Fatalf("live: exit %d, %d bytes; want 0 and all 3000000", code, len(out))
 	}
 	code, res := runJSON(t, ws, "--", "head", "-c", "3000000", "/dev/zero")
-	if code != exitOverBudget || res.Kind != "over-budget" || res.Truncated == nil || res.Breach != "output" {
+	if code != exitOverBudget || res.Kind != ringfence.KindOverBudget || res.Truncated == nil || res.Breach != "output" {
 		t.Fatalf("--json: exit %d kind %q truncated %+v breach %q", code, res.Kind, res.Truncated, res.Breach)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/ringfence/ringfence/internal/sandbox"
+	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/tools"
 )
@@ -31,7 +31,7 @@ type Record struct {
 	Gate        string               `json:"gate,omitempty"`
 	Approval    string               `json:"approval,omitempty"`
 	Backend     string               `json:"backend,omitempty"`
-	Enforcement *sandbox.Enforcement `json:"enforcement,omitempty"`
+	Enforcement *confine.Enforcement `json:"enforcement,omitempty"`
 	Outcome     string               `json:"outcome"`
 	// Reason, Path: the outcome's reason and model path, when it has them.
 	Reason     string              `json:"reason,omitempty"`

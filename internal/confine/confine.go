@@ -39,6 +39,7 @@ const (
 	FilesFull      Files = "full"       // every layer enforced by the kernel
 	FilesPartial   Files = "partial"    // some layers are not; Reasons says which
 	FilesFenceOnly Files = "fence-only" // no process confinement; only the in-process fence
+	FilesNone      Files = "none"       // not confined (danger-full-access)
 )
 
 // Net is how completely a backend enforces a policy's network mode here.
@@ -64,11 +65,38 @@ const (
 	KillProcessGroup TreeKill = "process-group" // a descendant that calls setsid escapes
 )
 
-// Enforcement is what a confined command is actually held to, as a fact.
+// Resources says how resource limits were enforced for one run.
+type Resources string
+
+// Enforcement levels for resource limits.
+const (
+	// ResourcesQuota: a cgroup made the kernel refuse to exceed memory and
+	// process limits (CPU time is still sampled: no cgroup stops at a
+	// CPU-time total).
+	ResourcesQuota Resources = "quota"
+	// ResourcesMonitor: the tree was sampled every SampleInterval and
+	// stopped once over; a spike between two samples is not prevented.
+	ResourcesMonitor Resources = "monitor"
+	// ResourcesNone: no resource limit was asked for.
+	ResourcesNone Resources = "none"
+)
+
+// Enforcement is what a command is actually held to, as a fact. It is the
+// one type of that fact: a backend fills Files, Network and Reasons when it
+// confines; the supervisor's Resources and the /tmp fate (Scratch) are
+// added to the same value in the result (ringfence.Enforcement is this
+// type). The JSON is the stable `enforcement` of `ringfence run --json`,
+// fields in this order.
 type Enforcement struct {
-	Files   Files    `json:"files"`
-	Network Net      `json:"network"`
-	Reasons []string `json:"reasons,omitempty"` // why anything is weaker than asked
+	Files     Files     `json:"files"`             // full | partial | fence-only | none
+	Network   Net       `json:"network"`           // full | loopback-only | partial | none
+	Resources Resources `json:"resources"`         // quota | monitor | none; "" until the run
+	Reasons   []string  `json:"reasons,omitempty"` // why anything is weaker than asked
+	// Scratch says what becomes of writes to /tmp (outside $TMPDIR) and
+	// /dev/shm: "discarded" (a private mount thrown away when the command
+	// ends), "read-only", or "host" (the landlock backend: the host's own);
+	// "" until the run.
+	Scratch string `json:"scratch,omitempty"`
 }
 
 // Cmd is what to start in place of the caller's argv. The supervisor starts

@@ -83,30 +83,28 @@ const (
 	BreachOutput    Breach = "output"
 )
 
-// Resources says how resource limits were enforced for one run.
-type Resources string
+// Resources says how resource limits were enforced for one run. It is
+// confine.Resources, the field of the one Enforcement type the result
+// carries.
+type Resources = confine.Resources
 
-// Enforcement levels for resource limits.
+// Enforcement levels for resource limits (see confine.ResourcesQuota …).
 const (
-	// ResourcesQuota: a cgroup made the kernel refuse to exceed memory and
-	// process limits (CPU time is still sampled: no cgroup stops at a
-	// CPU-time total).
-	ResourcesQuota Resources = "quota"
-	// ResourcesMonitor: the tree was sampled every SampleInterval and
-	// stopped once over; a spike between two samples is not prevented.
-	ResourcesMonitor Resources = "monitor"
-	// ResourcesNone: no resource limit was asked for.
-	ResourcesNone Resources = "none"
+	ResourcesQuota   = confine.ResourcesQuota
+	ResourcesMonitor = confine.ResourcesMonitor
+	ResourcesNone    = confine.ResourcesNone
 )
 
 // SampleInterval is how often limits are checked.
 const SampleInterval = 50 * time.Millisecond
 
-// Truncated holds the total bytes seen on a stream whose capture was cut;
-// a zero field means that stream was not cut.
+// Truncated reports output cut at a ceiling: the bytes seen on each stream
+// in total (zero for a stream that was not cut). It is the one type of
+// that fact: the public result (ringfence.Truncated) is this type, and its
+// JSON names both streams always, the stable form of `ringfence run --json`.
 type Truncated struct {
-	Stdout int64 `json:"stdout,omitempty"`
-	Stderr int64 `json:"stderr,omitempty"`
+	Stdout int64 `json:"stdout"`
+	Stderr int64 `json:"stderr"`
 }
 
 // Usage is what the tree consumed, as far as it was observed.

@@ -132,7 +132,7 @@ func unconfined(argv []string, dir string, env []string) *confine.Cmd {
 	return &confine.Cmd{
 		Path: lookPath(argv[0], env), Args: argv, Env: env, Dir: dir,
 		Backend:     "none",
-		Enforcement: confine.Enforcement{Files: "none", Network: confine.NetNone, Reasons: []string{"danger-full-access: not confined"}},
+		Enforcement: confine.Enforcement{Files: confine.FilesNone, Network: confine.NetNone, Reasons: []string{"danger-full-access: not confined"}},
 		Dialect:     outcome.Dialect{Backend: "none"},
 		TreeKill:    confine.KillProcessGroup,
 	}

@@ -52,7 +52,8 @@ func (l *Local) resultIn(nc outcome.Context, cmd *confine.Cmd, pol *policy.Polic
 		out.Violations = []outcome.Violation{}
 	}
 	if res.Truncated != nil {
-		out.Truncated = &Truncated{Stdout: res.Truncated.Stdout, Stderr: res.Truncated.Stderr}
+		cut := *res.Truncated // the result owns its copy
+		out.Truncated = &cut
 	}
 	return out
 }
@@ -111,8 +112,8 @@ func (l *Local) enforcement(cmd *confine.Cmd, pol *policy.Policy, res run.Resour
 		reasons = append(reasons, "home: "+l.scrubHostPaths(l.homeNote))
 	}
 	return Enforcement{
-		Files: string(cmd.Enforcement.Files), Network: string(cmd.Enforcement.Network),
-		Resources: string(res), Reasons: reasons, Scratch: scratchFate(l.cmdTraits(pol), pol.Mode),
+		Files: cmd.Enforcement.Files, Network: cmd.Enforcement.Network,
+		Resources: res, Reasons: reasons, Scratch: scratchFate(l.cmdTraits(pol), pol.Mode),
 	}
 }
 

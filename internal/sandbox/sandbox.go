@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/outcome"
 )
 
@@ -46,23 +48,14 @@ type ExecOptions struct {
 }
 
 // Truncated reports output cut at a ceiling: the bytes seen on each stream
-// in total (zero for a stream that was not cut).
-type Truncated struct {
-	Stdout int64 `json:"stdout"`
-	Stderr int64 `json:"stderr"`
-}
+// in total (zero for a stream that was not cut). It is the supervisor's own
+// record (run.Truncated), not a copy.
+type Truncated = run.Truncated
 
-// Enforcement is what this command was actually held to, as a fact.
-type Enforcement struct {
-	Files     string   `json:"files"`     // full | partial | fence-only | none
-	Network   string   `json:"network"`   // full | loopback-only | none
-	Resources string   `json:"resources"` // quota | monitor | none
-	Reasons   []string `json:"reasons,omitempty"`
-	// Scratch says what becomes of writes to /tmp (outside $TMPDIR) and
-	// /dev/shm: "discarded" (a private mount thrown away when the command
-	// ends), "read-only", or "host" (the landlock backend: the host's own).
-	Scratch string `json:"scratch,omitempty"`
-}
+// Enforcement is what this command was actually held to, as a fact: the
+// backend's own record (confine.Enforcement) with the supervisor's
+// Resources and the /tmp fate filled in, not a copy.
+type Enforcement = confine.Enforcement
 
 // Kind is what one command turned out to be. It is outcome.ExecKind, so a
 // classification and a result compare without conversion.
