@@ -80,8 +80,10 @@ type Evidence struct {
 	Network string
 }
 
-// ExecResult is the classification of one run.
-type ExecResult struct {
+// ExecClass is the classification of one run (what ClassifyExec decided):
+// the evidence FromExec turns into an Outcome. Not the public result
+// (ringfence.ExecResult), which carries its Kind.
+type ExecClass struct {
 	Kind ExecKind `json:"kind"`
 	// Evidence is the stderr line that decided a denial or a text-based
 	// runner failure, verbatim but cut to 512 bytes; "" otherwise.
@@ -105,8 +107,8 @@ type ExecResult struct {
 // channel when the backend has one and from the backend's own stderr rules
 // only when it has none; a seccomp kill; the selected backend's denial
 // dialect and the network mode's refusals; and finally the exit code.
-func ClassifyExec(ev Evidence, d Dialect) ExecResult {
-	r := ExecResult{}
+func ClassifyExec(ev Evidence, d Dialect) ExecClass {
+	r := ExecClass{}
 	r.ExitCode, r.Signal = exitOf(ev)
 	if k, ok := stopped(ev); ok {
 		r.Kind, r.ExitCode = k, nil
@@ -162,7 +164,7 @@ func stopped(ev Evidence) (ExecKind, bool) {
 // first as the evidence.
 // A line the network mode already accounts for (Landlock's EACCES on a
 // connect reads "Permission denied" too) is not counted twice.
-func denied(r *ExecResult, d Dialect, stderr stderrText, network string) bool {
+func denied(r *ExecClass, d Dialect, stderr stderrText, network string) bool {
 	sigs := lowered(d.DenialSignatures)
 	if len(sigs) == 0 {
 		return false

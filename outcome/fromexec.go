@@ -35,7 +35,7 @@ const detailNotExecutable = "the program exists but cannot be executed (permissi
 // paths: anything naming c.HostRoot is rewritten to c.MountPath. Stderr
 // reaches the outcome only as violation snippets already bounded by
 // ClassifyExec, and only where a violation names no path.
-func FromExec(r ExecResult, ev Evidence, lim ExecLimits, c Context) Outcome {
+func FromExec(r ExecClass, ev Evidence, lim ExecLimits, c Context) Outcome {
 	var o Outcome
 	switch r.Kind {
 	case ExecSuccess:
@@ -63,7 +63,7 @@ func FromExec(r ExecResult, ev Evidence, lim ExecLimits, c Context) Outcome {
 	return c.Scrub(o)
 }
 
-func commandFailure(r ExecResult) Outcome {
+func commandFailure(r ExecClass) Outcome {
 	switch r.Reason {
 	case status.NotFound:
 		return Outcome{Kind: NotFound}

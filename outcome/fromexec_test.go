@@ -15,48 +15,48 @@ func TestFromExec(t *testing.T) {
 	c := Context{MountPath: "/workspace", HostRoot: "/home/alice/acme"}
 	tests := []struct {
 		name string
-		r    ExecResult
+		r    ExecClass
 		ev   Evidence
 		want Outcome
 	}{
-		{"success", ExecResult{Kind: ExecSuccess, ExitCode: code(0)}, Evidence{},
+		{"success", ExecClass{Kind: ExecSuccess, ExitCode: code(0)}, Evidence{},
 			Outcome{Kind: OK, ExitCode: code(0)}},
-		{"command failure", ExecResult{Kind: ExecCommandFailure, ExitCode: code(3)}, Evidence{},
+		{"command failure", ExecClass{Kind: ExecCommandFailure, ExitCode: code(3)}, Evidence{},
 			Outcome{Kind: NonzeroExit, ExitCode: code(3)}},
-		{"signalled", ExecResult{Kind: ExecCommandFailure, Signal: "SIGSEGV"}, Evidence{},
+		{"signalled", ExecClass{Kind: ExecCommandFailure, Signal: "SIGSEGV"}, Evidence{},
 			Outcome{Kind: NonzeroExit, Signal: "SIGSEGV"}},
-		{"missing program", ExecResult{Kind: ExecCommandFailure, ExitCode: code(127), Reason: status.NotFound}, Evidence{},
+		{"missing program", ExecClass{Kind: ExecCommandFailure, ExitCode: code(127), Reason: status.NotFound}, Evidence{},
 			Outcome{Kind: NotFound}},
-		{"not executable", ExecResult{Kind: ExecCommandFailure, ExitCode: code(126), Reason: status.NotExecutable}, Evidence{},
+		{"not executable", ExecClass{Kind: ExecCommandFailure, ExitCode: code(126), Reason: status.NotExecutable}, Evidence{},
 			Outcome{Kind: NonzeroExit, ExitCode: code(126), Detail: detailNotExecutable}},
-		{"denied", ExecResult{Kind: ExecDenied, ExitCode: code(1), Violations: []Violation{
+		{"denied", ExecClass{Kind: ExecDenied, ExitCode: code(1), Violations: []Violation{
 			{Reason: ReasonReadOnly, Path: "/home/alice/acme/x", Snippet: "secret stderr text"},
 			{Reason: ReasonPermissionDenied, Snippet: "ls: Permission denied"},
 			{Reason: ReasonSeccomp}}}, Evidence{},
 			Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{
 				"read-only-filesystem: /workspace/x", "permission-denied: ls: Permission denied", "seccomp"}}},
-		{"denied, protected name", ExecResult{Kind: ExecDenied, ExitCode: code(1), Violations: []Violation{
+		{"denied, protected name", ExecClass{Kind: ExecDenied, ExitCode: code(1), Violations: []Violation{
 			{Reason: ReasonReadOnly, Path: "/home/alice/acme/.envrc", Protection: "protected name .envrc"},
 			{Reason: ReasonReadOnly, Path: "/etc/x"}}}, Evidence{},
 			Outcome{Kind: SandboxViolation, ExitCode: code(1), Violations: []string{
 				"read-only-filesystem: /workspace/.envrc", "read-only-filesystem: /etc/x"},
 				Protected: []string{"/workspace/.envrc (protected name .envrc)"}, Unprotected: 1}},
-		{"runner failure", ExecResult{Kind: ExecRunnerFailure, Stage: "userns", Reason: status.SetupFailed}, Evidence{},
+		{"runner failure", ExecClass{Kind: ExecRunnerFailure, Stage: "userns", Reason: status.SetupFailed}, Evidence{},
 			Outcome{Kind: RunnerFailure, Stage: "userns", Reason: status.SetupFailed}},
-		{"timed out", ExecResult{Kind: ExecTimedOut}, Evidence{TimedOut: true},
+		{"timed out", ExecClass{Kind: ExecTimedOut}, Evidence{TimedOut: true},
 			Outcome{Kind: TimedOut, Bound: BoundTimeout, Limit: 2}},
-		{"wall clock", ExecResult{Kind: ExecTimedOut}, Evidence{Breach: BreachWallClock},
+		{"wall clock", ExecClass{Kind: ExecTimedOut}, Evidence{Breach: BreachWallClock},
 			Outcome{Kind: TimedOut, Bound: BoundWallClock, Limit: 600}},
-		{"aborted", ExecResult{Kind: ExecAborted}, Evidence{Aborted: true}, Outcome{Kind: Aborted}},
-		{"memory", ExecResult{Kind: ExecOverBudget}, Evidence{Breach: BreachMemory, Usage: Usage{PeakMemoryBytes: 600 << 20}},
+		{"aborted", ExecClass{Kind: ExecAborted}, Evidence{Aborted: true}, Outcome{Kind: Aborted}},
+		{"memory", ExecClass{Kind: ExecOverBudget}, Evidence{Breach: BreachMemory, Usage: Usage{PeakMemoryBytes: 600 << 20}},
 			Outcome{Kind: OverBudget, Bound: BoundMemory, Limit: 1 << 29, Observed: 600 << 20}},
-		{"processes", ExecResult{Kind: ExecOverBudget}, Evidence{Breach: BreachProcesses, Usage: Usage{PeakProcesses: 65}},
+		{"processes", ExecClass{Kind: ExecOverBudget}, Evidence{Breach: BreachProcesses, Usage: Usage{PeakProcesses: 65}},
 			Outcome{Kind: OverBudget, Bound: BoundProcesses, Limit: 64, Observed: 65}},
-		{"cpu", ExecResult{Kind: ExecOverBudget}, Evidence{Breach: BreachCPU, Usage: Usage{CPUMs: 30001}},
+		{"cpu", ExecClass{Kind: ExecOverBudget}, Evidence{Breach: BreachCPU, Usage: Usage{CPUMs: 30001}},
 			Outcome{Kind: OverBudget, Bound: BoundCPU, Limit: 30, Observed: 31}},
-		{"output", ExecResult{Kind: ExecOverBudget}, Evidence{Breach: BreachOutput, OutputSeen: 5 << 20},
+		{"output", ExecClass{Kind: ExecOverBudget}, Evidence{Breach: BreachOutput, OutputSeen: 5 << 20},
 			Outcome{Kind: OverBudget, Bound: BoundOutput, Limit: 1 << 20, Observed: 5 << 20}},
-		{"unknown kind", ExecResult{Kind: "weird"}, Evidence{}, Outcome{Kind: RunnerFailure, Reason: "unclassified"}},
+		{"unknown kind", ExecClass{Kind: "weird"}, Evidence{}, Outcome{Kind: RunnerFailure, Reason: "unclassified"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestViolationStringsBounded(t *testing.T) {
 	for range MaxViolations {
 		vs = append(vs, Violation{Reason: ReasonPolicyDenied, Snippet: strings.Repeat("s", maxSnippet)})
 	}
-	o := FromExec(ExecResult{Kind: ExecDenied, Violations: vs}, Evidence{}, ExecLimits{}, Context{})
+	o := FromExec(ExecClass{Kind: ExecDenied, Violations: vs}, Evidence{}, ExecLimits{}, Context{})
 	if len(o.Violations) > maxListed {
 		t.Errorf("%d violation strings, want at most %d", len(o.Violations), maxListed)
 	}

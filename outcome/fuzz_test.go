@@ -49,7 +49,7 @@ func FuzzClassifyExec(f *testing.F) {
 	})
 }
 
-func checkClassification(t *testing.T, ev Evidence, d Dialect, r ExecResult) {
+func checkClassification(t *testing.T, ev Evidence, d Dialect, r ExecClass) {
 	if !slices.Contains(execKinds, r.Kind) {
 		t.Fatalf("unknown kind %q", r.Kind)
 	}

@@ -85,7 +85,7 @@ var netFailures = []netFailure{
 // networkDenied records, as violations, the lines that say a lookup or a
 // connection failed because the run's network mode refused it; mode is
 // NetworkDeny, NetworkLoopback or "" (nothing was denied: never a match).
-func networkDenied(r *ExecResult, mode, backend string, stderr stderrText) bool {
+func networkDenied(r *ExecClass, mode, backend string, stderr stderrText) bool {
 	if !deniesNetwork(mode) {
 		return false
 	}

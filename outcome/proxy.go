@@ -32,7 +32,7 @@ const ReasonProxy = "network-blocked"
 // proxyDenied records the proxy's refusals as violations; a run with any
 // is a denial whatever the command's exit (it may have carried on without
 // what it was refused).
-func proxyDenied(r *ExecResult, backend string, blocks []NetBlock) bool {
+func proxyDenied(r *ExecClass, backend string, blocks []NetBlock) bool {
 	for _, b := range blocks {
 		if len(r.Violations) >= MaxViolations {
 			break

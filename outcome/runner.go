@@ -12,14 +12,14 @@ import (
 // the command ran, whatever stderr says, because the command never holds
 // that descriptor and cannot write it. Only a backend without a channel
 // falls back to its own stderr rules.
-func runnerFailed(r *ExecResult, ev Evidence, d Dialect, stderr stderrText) bool {
+func runnerFailed(r *ExecClass, ev Evidence, d Dialect, stderr stderrText) bool {
 	if ev.StatusChannel {
 		return fromStatus(r, ev.Status, d, stderr)
 	}
 	return fromRules(r, d, stderr)
 }
 
-func fromStatus(r *ExecResult, s status.Summary, d Dialect, stderr stderrText) bool {
+func fromStatus(r *ExecClass, s status.Summary, d Dialect, stderr stderrText) bool {
 	switch {
 	case s.Started:
 		return false
@@ -51,7 +51,7 @@ const (
 // exist or cannot be executed is the command's own failure (a typo is not
 // the sandbox's fault), with the exit code a shell would give it; every
 // other failed step is the runner's.
-func failed(r *ExecResult, f status.Event, backend string) {
+func failed(r *ExecClass, f status.Event, backend string) {
 	if f.Reason == status.NotFound || f.Reason == status.NotExecutable {
 		r.Kind, r.Stage, r.Reason = ExecCommandFailure, f.Stage, f.Reason
 		code := ExitNotExecutable
@@ -71,7 +71,7 @@ func failed(r *ExecResult, f status.Event, backend string) {
 	}
 }
 
-func runnerFailure(r *ExecResult, backend, stage, reason string) {
+func runnerFailure(r *ExecClass, backend, stage, reason string) {
 	r.Kind, r.Stage, r.Reason = ExecRunnerFailure, stage, reason
 	snippet := reason
 	if stage != "" {
@@ -84,7 +84,7 @@ func runnerFailure(r *ExecResult, backend, stage, reason string) {
 // fromRules is the fallback for a backend with no status channel: its own
 // diagnostics on stderr, with its own exit codes. Known gap: a command can
 // forge these, which is why every backend ringfence ships has a channel.
-func fromRules(r *ExecResult, d Dialect, stderr stderrText) bool {
+func fromRules(r *ExecClass, d Dialect, stderr stderrText) bool {
 	line, ok := matchRules(d.RunnerFailure, r.ExitCode, stderr)
 	if !ok {
 		return false
