@@ -21,6 +21,19 @@
 // every backend. ExecOptions.Terminal runs a command on a new
 // pseudo-terminal, never the user's own.
 //
+// The root holds only this public API: every name is the one the pipeline
+// in internal/sandbox defines (type aliases and forwarding functions, so a
+// value made here is the value every layer handles), and no internal
+// package imports the root. The package map below it: internal/sandbox (the
+// pipeline: resolve → confine → run → classify → narrate),
+// internal/confine (the Provider contract and its Traits) with
+// internal/confine/backends (backend selection, the linux probe cache) and
+// the backends themselves, internal/run (supervision), and the public
+// deciding packages pathrule, policy, execpolicy and outcome. Because the
+// types are aliases, `go doc` shows their fields and methods under the
+// defining package: go doc github.com/ringfence/ringfence/internal/sandbox
+// Local (the same for Session, Process, ExecResult, Config …).
+//
 // Threat model: the agent (and the model behind it) is untrusted. Requests
 // from it may only narrow the deployment's policy; widening takes an
 // approval minted by a person (policy.Approve). ringfence fails closed: when
@@ -29,7 +42,7 @@
 // What each backend cannot enforce is reported (Enforcement), never hidden:
 // see docs/threat-model.md and docs/backends.md.
 //
-// # Sessions (session*.go)
+// # Sessions (internal/sandbox/session*.go)
 //
 // Local.Session starts one confined environment that lives until Close,
 // its idle timeout, or ringfence's death (linux backend only): one init in
