@@ -1,36 +1,17 @@
 package ringfence
 
 import (
-	"fmt"
-	"net/http"
 	"os"
 	"testing"
-	"time"
 )
-
-// dialEnv makes this test binary a small Go client: it fetches the URL
-// and prints the error as Go's net/http says it.
-const dialEnv = "RINGFENCE_TEST_GET"
-
-func dialMain(url string) int {
-	c := &http.Client{Timeout: 10 * time.Second}
-	resp, err := c.Get(url)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	resp.Body.Close()
-	return 0
-}
 
 // TestMain lets this test binary act as the sandbox init, the subreaper
 // and bwrap's exec shim: a confining Local re-executes the running binary.
+// (The tests that use the dial client moved with the pipeline to
+// internal/sandbox, whose TestMain serves it.)
 func TestMain(m *testing.M) {
 	if MaybeInternal() {
 		return
-	}
-	if addr := os.Getenv(dialEnv); addr != "" { // a real Go program's network errors
-		os.Exit(dialMain(addr))
 	}
 	os.Exit(m.Run())
 }
