@@ -219,7 +219,7 @@ func (s *Set) runCode(ctx context.Context, a *codeArgs) Result {
 }
 
 func (s *Set) codeError(err error) outcome.Outcome {
-	if o, ok := coderun.OutcomeOf(err); ok {
+	if o, ok := outcome.Of(err); ok {
 		return o
 	}
 	return s.execError(err, "")

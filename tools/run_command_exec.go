@@ -66,7 +66,7 @@ func (s *Set) checkCwd(rel string) *outcome.Outcome {
 		return nil
 	}
 	_, err := s.sb.Workspace().ReadFile(rel, workspace.ReadOptions{MaxBytes: 1, Raw: true})
-	o, ok := workspace.OutcomeOf(err)
+	o, ok := outcome.Of(err)
 	switch {
 	case ok && o.Kind == outcome.IsADirectory:
 		return nil

@@ -98,8 +98,8 @@
 //
 // # Errors
 //
-// Operations return (Result, error). A refusal or failure is a *Error
-// holding one outcome.Outcome; it wraps policy.ErrDenied for
+// Operations return (Result, error). A refusal or failure is an *outcome.Error
+// (outcome.Of reads it) holding one outcome.Outcome; it wraps policy.ErrDenied for
 // denied-by-policy and outside-write-root, pathrule.ErrPathRefused for
 // path-rejected. Programming errors (a missing bound) wrap ErrUsage and
 // are never outcomes. Choices the union leaves open: a hard-linked target
