@@ -105,7 +105,11 @@
 //
 // Result.Text is the content (numbered lines, a listing, matches, command
 // output) followed by the narration from package outcome when the outcome
-// is not OK. It never holds the host root: outcomes are scrubbed by the
+// is not OK; every sentence in it comes from package outcome. A run's
+// outcome is narrated once, by the facade from the call's own policy (an
+// approval included), and that narration is shown; the Set narrates only
+// the outcomes it makes itself (a refused argument, a file operation, a
+// gate's answer) in the session's context. It never holds the host root: outcomes are scrubbed by the
 // outcome package, and command output — where the host root appears
 // whenever a backend keeps host paths (the linux backend binds the root at
 // its own path, so `pwd` prints it) — is rewritten to the mount path with
@@ -199,8 +203,6 @@
 //
 // # Known gaps
 //
-//   - denied-by-policy with axis "exec" has no sentence in package outcome
-//     yet; its narration lives in text.go until it does.
 //   - A gate that ignores its context is abandoned at the timeout, but its
 //     goroutine lives until it returns.
 //   - Session approvals never expire within the Set's life; a deployment
