@@ -34,7 +34,7 @@
 //
 // Model paths are under the mount path (/workspace by default). A path the
 // model-path rule refuses declares nothing: Permissions returns an error
-// whose outcome (OutcomeOf) is path-rejected, and Call fails the same way.
+// whose outcome (outcome.Of) is path-rejected, and Call fails the same way.
 //
 // # Threat model
 //

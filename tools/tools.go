@@ -199,7 +199,7 @@ func (s *Set) Definitions() []Definition { return append([]Definition(nil), s.de
 // per program a command runs, network:* for a network command,
 // filesystem:read|write <model path> for a file tool. A call whose
 // arguments are refused declares nothing and the error carries the
-// outcome (see OutcomeOf).
+// outcome (read it with outcome.Of).
 func (s *Set) Permissions(name string, args json.RawMessage) ([]string, error) {
 	t, ok := s.tools[name]
 	if !ok {
