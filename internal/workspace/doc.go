@@ -13,9 +13,11 @@
 //
 // # What a call guarantees
 //
-// Every path goes through pathrule.Clean first. An absolute path under the
-// mount path ("/workspace/src/a.go") is accepted and made relative before
-// the rule; any other absolute path is refused (path-rejected). The clean
+// Every path goes through the one model-path reading first
+// (internal/modelpath, shared with the tools and the facade): an absolute
+// path under the mount path ("/workspace/src/a.go") is made relative, then
+// pathrule.Clean decides; any other absolute path is refused
+// (path-rejected, the path shown as given, cut at 512 bytes). The clean
 // path is then opened beneath the root's descriptor with
 // openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): links that stay inside
 // are followed, any that leads out (absolute, or ".." past the root) and
