@@ -2,8 +2,10 @@ package outcome
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestToolTextGolden pins every sentence the tools put around content.
@@ -71,4 +73,34 @@ func TestCutMiddle(t *testing.T) {
 	if q := QuoteShort(strings.Repeat("é", 150)); len(q) > 200+len("…")+2 || !strings.HasSuffix(q, "…\"") {
 		t.Fatalf("QuoteShort does not bound: %d bytes", len(q))
 	}
+}
+
+// FuzzCutMiddle: any output and any bound: no panic, the kept bytes fit
+// the bound, the count of omitted bytes is exact, and valid UTF-8 stays
+// valid (no rune is split).
+func FuzzCutMiddle(f *testing.F) {
+	f.Add("hello world", 4)
+	f.Add("ééééé", 3)
+	f.Add("", 0)
+	f.Fuzz(func(t *testing.T, s string, max int) {
+		if max < 0 || max > 1<<16 {
+			return
+		}
+		out, omitted := CutMiddle(s, max)
+		if len(s) <= max {
+			if out != s || omitted != 0 {
+				t.Fatalf("CutMiddle(%q, %d) changed a string within the bound", s, max)
+			}
+			return
+		}
+		marker := "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n"
+		head, tail, ok := strings.Cut(out, marker)
+		if !ok || len(head)+len(tail) > max || len(head)+len(tail)+omitted != len(s) ||
+			!strings.HasPrefix(s, head) || !strings.HasSuffix(s, tail) {
+			t.Fatalf("CutMiddle(%q, %d) = %q, %d", s, max, out, omitted)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(out) {
+			t.Fatalf("CutMiddle(%q, %d) split a rune: %q", s, max, out)
+		}
+	})
 }
