@@ -73,6 +73,28 @@
 // they sit in or forge a line. Golden files pin the text of every kind,
 // and a test fails if a Kind is added without a narrator and a golden.
 //
+// # One narrator
+//
+// Every sentence a model reads is written here. Besides Narrate, the words
+// the tools put around content come from tooltext.go and tooltext_exec.go
+// (a write's answer, a binary or empty file, paging, a run's exit and
+// streams, run_code's outputs listing, session processes, why a call ran
+// one-shot, an approval's note), pinned by testdata/tooltext;
+// denied-by-policy with Axis AxisExec is a command the classification
+// refuses outright. TestNoModelTextOutsideOutcome parses the packages that
+// build model-facing results (tools, internal/mcp, internal/coderun, the
+// root's result.go and network_result.go) and fails on any string literal
+// with three words in a row outside the exempt places it lists (errors and
+// logs, published tool definitions and schema docs, person-facing gate
+// text, Detail data this package frames); TestModelTextRuleCatches proves
+// the rule finds a planted sentence. A run's outcome is narrated once, by
+// the facade from the call's own policy (ExecResult.Narration), and the
+// tools show that narration rather than narrate the outcome again.
+//
+// Error is the one error type that carries an outcome (the workspace's,
+// the tools' and the code runner's refusals); Of reads it. Breach and
+// Usage are the supervisor's own vocabulary (internal/run reports them).
+//
 // # Audience
 //
 // The same outcome is told to two readers. A model calling tools (MCP, the
@@ -113,4 +135,8 @@
 //     misleads itself), and a tool with an unlisted wording is reported as
 //     its own failure. Under Landlock's loopback mode every IP socket is
 //     refused, loopback included, yet a loopback target is not counted.
+//   - The model-text test sees literals only: a sentence assembled word by
+//     word from variables, or a two-word phrase, passes it. Tool
+//     descriptions and the MCP server's instructions are published text
+//     and stay with their definitions (golden in internal/mcp).
 package outcome

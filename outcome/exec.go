@@ -20,13 +20,19 @@ const (
 	ExecOverBudget     ExecKind = "over-budget"
 )
 
+// Breach names the limit a command went past: the supervisor
+// (internal/run) reports it with these very values, and classification
+// reads them, so there is one vocabulary for both.
+type Breach string
+
 // Breaches, as the supervisor names the limit that ended a run.
 const (
-	BreachMemory    = "memory"
-	BreachProcesses = "processes"
-	BreachCPU       = "cpu"
-	BreachWallClock = "wall-clock"
-	BreachOutput    = "output"
+	BreachNone      Breach = ""
+	BreachMemory    Breach = "memory"
+	BreachProcesses Breach = "processes"
+	BreachCPU       Breach = "cpu"
+	BreachWallClock Breach = "wall-clock"
+	BreachOutput    Breach = "output"
 )
 
 // Reasons a runner failure carries when the status channel gave none.
@@ -35,12 +41,12 @@ const (
 	RunnerDiagnostic = "diagnostic" // no status channel; the backend's own stderr rule matched
 )
 
-// Usage is what the tree consumed, as far as it was observed. It has the
-// shape of the supervisor's record so one converts to the other.
+// Usage is what the tree consumed, as far as it was observed: the
+// supervisor's own record (internal/run.Result.Usage), read as evidence.
 type Usage struct {
-	PeakMemoryBytes int64
-	PeakProcesses   int
-	CPUMs           int64
+	PeakMemoryBytes int64 `json:"peakMemoryBytes"`
+	PeakProcesses   int   `json:"peakProcesses"`
+	CPUMs           int64 `json:"cpuMs"`
 }
 
 // Evidence is everything known about one finished run. Each field is a
@@ -66,7 +72,7 @@ type Evidence struct {
 	// stopping the tree. Breach is one of the Breach constants or "".
 	TimedOut bool
 	Aborted  bool
-	Breach   string
+	Breach   Breach
 	// Usage and OutputSeen say how much was consumed, for over-budget.
 	Usage      Usage
 	OutputSeen int64

@@ -92,7 +92,7 @@ func overBudget(ev Evidence, lim ExecLimits) Outcome {
 	case BreachOutput:
 		o.Bound, o.Limit, o.Observed = BoundOutput, lim.OutputBytes, ev.OutputSeen
 	default:
-		o.Bound = ev.Breach
+		o.Bound = string(ev.Breach)
 	}
 	return o
 }

@@ -58,6 +58,9 @@ var narrationCases = map[Kind][]narrationCase{
 		{"read", Outcome{Kind: DeniedByPolicy, Axis: "read", Path: "/workspace/.env"}},
 		{"write", Outcome{Kind: DeniedByPolicy, Axis: "write", Path: "/workspace/.git/config"}},
 		{"write nothing writable", Outcome{Kind: DeniedByPolicy, Axis: "write", Path: "/workspace/a"}},
+		{"exec", Outcome{Kind: DeniedByPolicy, Axis: AxisExec, Program: "curl", Detail: "network"}},
+		{"exec no detail", Outcome{Kind: DeniedByPolicy, Axis: AxisExec, Program: "rm"}},
+		{"exec hostile program", Outcome{Kind: DeniedByPolicy, Axis: AxisExec, Program: "a\"b\n" + strings.Repeat("x", 300)}},
 	},
 	GateDeclined: {
 		{"with note", Outcome{Kind: GateDeclined, Note: "not on a Friday"}},

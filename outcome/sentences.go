@@ -34,6 +34,9 @@ func narrateNotFound(o Outcome, _ Context) string {
 }
 
 func narrateDenied(o Outcome, c Context) string {
+	if o.Axis == AxisExec {
+		return narrateExecDenied(o)
+	}
 	if o.Axis == "read" {
 		return "Reading " + quote(o.Path) + " was refused by the sandbox policy: it is not readable" + inMode(c) + ". " +
 			"Do not retry it; work with other files, or ask the user to allow reading it."

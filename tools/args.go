@@ -3,7 +3,6 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -12,7 +11,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
 )
@@ -61,39 +59,17 @@ func array(desc string, items *prop, minItems, maxItems int) *prop {
 // maxPathChars bounds every path argument.
 const maxPathChars = 4096
 
-// Error is a call refused before it did anything; Outcome says why
-// (invalid-arguments, path-rejected). Its message names the field, never
-// the value.
-type Error struct {
-	Outcome outcome.Outcome
-}
-
-func (e *Error) Error() string {
-	msg := "tools: " + string(e.Outcome.Kind)
-	if e.Outcome.Detail != "" {
-		msg += ": " + e.Outcome.Detail
+// fail is a call refused before it did anything: an outcome.Error (read
+// it with outcome.Of) whose outcome says why (invalid-arguments,
+// path-rejected); its message names the field, never the value. Path
+// refusals unwrap to pathrule.ErrPathRefused.
+func fail(o outcome.Outcome) error {
+	var sentinel error
+	if o.Kind == outcome.PathRejected {
+		sentinel = pathrule.ErrPathRefused
 	}
-	return msg
+	return &outcome.Error{Op: "tools", Outcome: o, Err: sentinel}
 }
-
-// Unwrap ties path refusals to pathrule.ErrPathRefused.
-func (e *Error) Unwrap() error {
-	if e.Outcome.Kind == outcome.PathRejected {
-		return pathrule.ErrPathRefused
-	}
-	return nil
-}
-
-// OutcomeOf extracts the outcome of an error from Permissions.
-func OutcomeOf(err error) (outcome.Outcome, bool) {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Outcome, true
-	}
-	return workspace.OutcomeOf(err)
-}
-
-func fail(o outcome.Outcome) error { return &Error{Outcome: o} }
 
 func invalid(detail string) outcome.Outcome {
 	return outcome.Outcome{Kind: outcome.InvalidArguments, Detail: detail}
@@ -107,9 +83,9 @@ func invalidf(format string, field string, n ...int64) error {
 	return fail(invalid(fmt.Sprintf(format, args...)))
 }
 
-// outcomeOf is OutcomeOf for errors that must become a result.
+// outcomeOf is outcome.Of for errors that must become a result.
 func outcomeOf(err error) outcome.Outcome {
-	if o, ok := OutcomeOf(err); ok {
+	if o, ok := outcome.Of(err); ok {
 		return o
 	}
 	return outcome.Outcome{Kind: outcome.IOFailure, Detail: "the call failed"}

@@ -67,7 +67,7 @@ func TestPermissionsRefusedPath(t *testing.T) {
 		{"read_media", `{"path":"/workspacex/a.png"}`},
 	} {
 		perms, err := f.set.Permissions(c.tool, json.RawMessage(c.args))
-		o, _ := OutcomeOf(err)
+		o, _ := outcome.Of(err)
 		if perms != nil || o.Kind != outcome.PathRejected || !errors.Is(err, pathrule.ErrPathRefused) {
 			t.Errorf("%s %s: perms %q, err %v", c.tool, c.args, perms, err)
 		}
@@ -176,7 +176,7 @@ func TestSchemasAdvertiseWhatIsEnforced(t *testing.T) {
 		if err == nil && !schemaOK {
 			t.Errorf("%s %s: decoder accepts what the schema rejects", c.tool, c.args)
 		}
-		if o, _ := OutcomeOf(err); !schemaOK && o.Kind != outcome.InvalidArguments {
+		if o, _ := outcome.Of(err); !schemaOK && o.Kind != outcome.InvalidArguments {
 			t.Errorf("%s %s: schema rejects, decoder says %v", c.tool, c.args, err)
 		}
 		if err != nil && schemaOK {

@@ -1,6 +1,7 @@
 // Package tools turns a ringfence sandbox into the tools an agent calls —
-// run_command, read_file, write_file, edit_file, list_files, glob_files,
-// grep_files, read_media — usable from Go without MCP:
+// run_command, run_code, read_file, write_file, edit_file, list_files,
+// glob_files, grep_files, read_media, and with Options.Processes
+// write_stdin, list_processes and kill_process — usable from Go without MCP:
 //
 //	set := tools.New(sandbox, tools.Options{Gate: myGate})
 //	res := set.Call(ctx, "read_file", json.RawMessage(`{"path":"src/a.go"}`))
@@ -19,6 +20,11 @@
 //     timeout): `ls | grep x && curl y` declares shell:ls, shell:grep,
 //     shell:curl. Plus network:* when a part is classified network or
 //     package-install.
+//   - run_code: shell:<interpreter> (python3, node, bash, sh), network:*
+//     when the interpreter's classification reaches the network (as for
+//     run_command), filesystem:read <model path> for each from_workspace
+//     input, and filesystem:write <mount>/outputs (the directory
+//     large outputs are saved to, coderun.DefaultSaveLargeTo).
 //   - read_file, read_media: filesystem:read <model path>.
 //   - write_file, edit_file: filesystem:write <model path>.
 //   - list_files, grep_files: filesystem:read <the directory (or file)>;
@@ -28,7 +34,7 @@
 //
 // Model paths are under the mount path (/workspace by default). A path the
 // model-path rule refuses declares nothing: Permissions returns an error
-// whose outcome (OutcomeOf) is path-rejected, and Call fails the same way.
+// whose outcome (outcome.Of) is path-rejected, and Call fails the same way.
 //
 // # Threat model
 //
@@ -46,7 +52,8 @@
 // it was minted for; session-scoped and bound to Options.SessionID for
 // ApproveSession), never read from a payload. The Gate is asked when:
 //
-//   - run_command is classified ask-approval. A command classified deny is
+//   - run_command (or run_code, by its interpreter's classification) is
+//     classified ask-approval. A command classified deny is
 //     refused without asking (denied-by-policy, axis "exec"). When a part
 //     reaches the network (network or package-install), the approval
 //     widens the network to allow-all for that call; otherwise it widens
@@ -98,7 +105,11 @@
 //
 // Result.Text is the content (numbered lines, a listing, matches, command
 // output) followed by the narration from package outcome when the outcome
-// is not OK. It never holds the host root: outcomes are scrubbed by the
+// is not OK; every sentence in it comes from package outcome. A run's
+// outcome is narrated once, by the facade from the call's own policy (an
+// approval included), and that narration is shown; the Set narrates only
+// the outcomes it makes itself (a refused argument, a file operation, a
+// gate's answer) in the session's context. It never holds the host root: outcomes are scrubbed by the
 // outcome package, and command output — where the host root appears
 // whenever a backend keeps host paths (the linux backend binds the root at
 // its own path, so `pwd` prints it) — is rewritten to the mount path with
@@ -135,14 +146,29 @@
 // stderr, each cut in the middle past Options.MaxOutputBytes with the
 // counts said, and a note when the sandbox itself cut a stream at capture.
 //
+// run_code (run_code*.go, over internal/coderun) runs a short program in
+// the same sandbox as run_command: the interpreter is looked up first
+// (missing-program before any question), the interpreter's command is
+// classified and gated exactly as run_command's (the code itself goes to
+// the person's Summary only), inputs are staged read-only under inputs/
+// (a from_workspace input passes the model-path rule and the policy's
+// read check), and the code runs in a fresh directory deleted afterwards
+// (or the workspace root with in_workspace). Its text is run_command's
+// text, then the outputs/ listing: every entry with size, MIME type and
+// SHA-256, links and special files refused (never followed or read), the
+// text of small text files cut like a stream (up to four streams' worth
+// in all), large files saved under the workspace when it is writable; the
+// first inline image is Result.Media. Data is CodeResult.
+//
 // # Adding a tool
 //
 // A tool is one file: an argument struct, a schema (obj, str, integer,
 // boolean, array — the decoder enforces exactly these bounds), a
 // permissions function and a run function in a spec[A], registered from
-// the file's init (see registry.go). run_code (issue 8) goes in
-// run_code*.go this way and can reuse approveCommand, execResult and the
-// session keys.
+// the file's init (see registry.go); run_code (run_code*.go) is built this
+// way and shares approveExec, execResult and the session keys with
+// run_command. Every sentence the model reads comes from package outcome
+// (TestNoModelTextOutsideOutcome).
 //
 // # Sessions and processes (Options.Processes; run_command_session.go, processes.go)
 //
@@ -177,8 +203,6 @@
 //
 // # Known gaps
 //
-//   - denied-by-policy with axis "exec" has no sentence in package outcome
-//     yet; its narration lives in text.go until it does.
 //   - A gate that ignores its context is abandoned at the timeout, but its
 //     goroutine lives until it returns.
 //   - Session approvals never expire within the Set's life; a deployment

@@ -67,8 +67,7 @@ func (s *Set) globFiles(_ context.Context, a *globArgs) Result {
 	d := &GlobData{Pattern: a.Pattern, Paths: res.Paths, Total: res.Total, NextCursor: sealCursor(query, res.Next)}
 	text := strings.Join(res.Paths, "\n")
 	if d.NextCursor != "" {
-		text = joinText(text, plural(int64(len(res.Paths)), "path", "paths")+" on this page, of "+
-			plural(int64(res.Total), "matching path", "matching paths")+nextPage(d.NextCursor))
+		text = outcome.JoinText(text, outcome.GlobPage(len(res.Paths), res.Total, d.NextCursor))
 	}
 	r := s.limited(text, outcome.Outcome{Kind: outcome.OK}, res.Limited)
 	r.Data = d

@@ -81,23 +81,10 @@ func (s *Set) grepFiles(_ context.Context, a *grepArgs) Result {
 	}
 	d := &GrepData{Pattern: a.Pattern, Lines: res.Lines, Matches: res.Matches, Files: res.Files, Total: res.Total,
 		NextCursor: sealCursor(query, res.Next)}
-	summary := plural(int64(res.Matches), "matching line", "matching lines") + " in " + plural(int64(res.Files), "file", "files")
-	switch {
-	case d.NextCursor == "":
-		summary += "."
-	case res.Total >= 0:
-		summary += " on this page, of " + plural(int64(res.Total), "matching line", "matching lines") + nextPage(d.NextCursor)
-	default:
-		summary += " on this page" + nextPage(d.NextCursor)
-	}
-	r := s.limited(joinText(grepText(res.Lines), summary), outcome.Outcome{Kind: outcome.OK}, res.Limited)
+	summary := outcome.GrepSummary(res.Matches, res.Files, res.Total, d.NextCursor)
+	r := s.limited(outcome.JoinText(grepText(res.Lines), summary), outcome.Outcome{Kind: outcome.OK}, res.Limited)
 	r.Data = d
 	return r
-}
-
-// nextPage tells the model how to go on: the cursor, quoted as JSON.
-func nextPage(cursor string) string {
-	return "; more follow: call again with the same arguments and cursor " + strconv.Quote(cursor) + " for the next page."
 }
 
 // grepText prints lines grep-style, with "--" between groups that are not

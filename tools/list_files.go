@@ -51,7 +51,7 @@ func (s *Set) listFiles(_ context.Context, a *listArgs) Result {
 	}
 	text := b.String()
 	if len(res.Entries) == 0 {
-		text = res.Path + " is empty."
+		text = outcome.Empty(res.Path)
 	}
 	r := s.limited(text, outcome.Outcome{Kind: outcome.OK, Path: res.Path}, res.Limited)
 	r.Data = &ListData{Path: res.Path, Entries: res.Entries}
@@ -76,7 +76,7 @@ func (s *Set) limited(text string, ok outcome.Outcome, lim []outcome.Outcome) Re
 		return Result{Text: text, Outcome: ok}
 	}
 	for _, o := range lim[1:] {
-		text = joinText(text, s.narrate(o))
+		text = outcome.JoinText(text, s.narrate(o))
 	}
 	return Result{Text: text, Outcome: lim[0]}
 }

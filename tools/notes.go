@@ -2,9 +2,10 @@ package tools
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/ringfence/ringfence/outcome"
 )
 
 // A person may leave a note for the model with any answer. A decline's
@@ -57,6 +58,4 @@ func (n *callNotes) joined() string {
 }
 
 // noteText is what the model reads of an approval's note.
-func noteText(note string) string {
-	return "The person who approved this call left a note for you: " + strconv.Quote(note)
-}
+func noteText(note string) string { return outcome.ApprovalNote(note) }

@@ -1,10 +1,10 @@
 package tools
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/ringfence/ringfence/internal/modelpath"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
 )
@@ -17,48 +17,22 @@ const (
 	permNet   = "network:*"
 )
 
-// stripMount makes a path under the mount path relative, as the workspace
-// does: "/workspace/src/a.go" → "src/a.go", "/workspace" → ".".
-func (s *Set) stripMount(p string) string {
-	m := s.nc.MountPath
-	switch {
-	case p == m || p == m+"/":
-		return "."
-	case strings.HasPrefix(p, m+"/"):
-		return strings.TrimLeft(p[len(m):], "/")
-	}
-	return p
-}
+// mount is the model-path reading the workspace and the facade use too
+// (internal/modelpath): mount stripping, cleaning, the bound, the refusal.
+func (s *Set) mount() modelpath.Mount { return modelpath.Mount(s.nc.MountPath) }
 
 // rel applies the model-path rule: the clean relative path, or a
 // path-rejected error naming the pathrule reason. scope accepts the
 // workspace itself ("" , ".", the mount path) as "", for directory walks.
 func (s *Set) rel(p string, scope bool) (string, error) {
-	if scope && p == "" {
-		return "", nil
+	if scope {
+		return s.mount().Scope(p)
 	}
-	r, err := pathrule.Clean(s.stripMount(p))
-	if err == nil {
-		return r, nil
-	}
-	reason := "invalid"
-	var pe *pathrule.Error
-	if errors.As(err, &pe) {
-		reason = string(pe.Reason)
-	}
-	if scope && (reason == string(pathrule.Dot) || reason == string(pathrule.Empty)) {
-		return "", nil
-	}
-	return "", fail(outcome.Outcome{Kind: outcome.PathRejected, Path: bounded(p), Reason: reason})
+	return s.mount().Clean(p)
 }
 
 // model shows a clean relative path under the mount path.
-func (s *Set) model(rel string) string {
-	if rel == "" {
-		return s.nc.MountPath
-	}
-	return s.nc.MountPath + "/" + rel
-}
+func (s *Set) model(rel string) string { return s.mount().Model(rel) }
 
 // declare is the permission of one path argument.
 func (s *Set) declare(prefix, p string, scope bool) ([]string, error) {
@@ -72,12 +46,12 @@ func (s *Set) declare(prefix, p string, scope bool) ([]string, error) {
 // globScope is the directory glob_files walks: its base, narrowed by the
 // pattern's fixed leading directories (as the workspace narrows it).
 func (s *Set) globScope(pattern, base string) (string, error) {
-	pat := s.stripMount(pattern)
+	pat := s.mount().Strip(pattern)
 	if !doublestar.ValidatePattern(pat) || pat == "" {
-		return "", fail(outcome.Outcome{Kind: outcome.InvalidPattern, Pattern: bounded(pattern), Detail: "not a valid glob pattern"})
+		return "", fail(outcome.Outcome{Kind: outcome.InvalidPattern, Pattern: modelpath.Shown(pattern), Detail: "not a valid glob pattern"})
 	}
 	if strings.HasPrefix(pat, "/") {
-		return "", fail(outcome.Outcome{Kind: outcome.PathRejected, Path: bounded(pattern), Reason: string(pathrule.Absolute)})
+		return "", modelpath.Reject(pattern, string(pathrule.Absolute))
 	}
 	b, err := s.rel(base, true)
 	if err != nil {
@@ -92,13 +66,4 @@ func (s *Set) globScope(pattern, base string) (string, error) {
 		joined = b + "/" + prefix
 	}
 	return s.rel(joined, true)
-}
-
-// bounded cuts a model-supplied string before it goes into an outcome.
-func bounded(p string) string {
-	const max = 512
-	if len(p) > max {
-		return p[:max] + "…"
-	}
-	return p
 }

@@ -292,7 +292,7 @@ func (s *Set) listProcesses(_ context.Context, _ *listProcArgs) Result {
 		fmt.Fprintf(&b, "%d\t%s\t%s\n", v.ProcessID, v.State, v.Command)
 	}
 	if len(entries) == 0 {
-		b.WriteString("no processes in this session\n")
+		b.WriteString(outcome.NoProcesses)
 	}
 	return Result{Text: b.String(), Outcome: outcome.Outcome{Kind: outcome.OK}, Data: &ProcessList{Processes: views}}
 }
@@ -351,7 +351,7 @@ func (s *Set) yield(ctx context.Context, e *procEntry, d time.Duration, audit Au
 		d.Stdout, d.Stderr, d.Truncated = string(out), string(errb), nil // only what was not shown yet
 		r := s.execResult(&d, audit)
 		r.Data.(*ringfence.ExecResult).Session = &ringfence.SessionRun{In: ringfence.RanInSession, ProcessID: e.id}
-		r.Text = "process_id " + strconv.Itoa(e.id) + " ended\n" + r.Text + lostNote(lostOut+lostErr)
+		r.Text = outcome.ProcessEnded(e.id) + r.Text + outcome.LostOutput(lostOut+lostErr)
 		return r
 	default:
 	}
@@ -363,19 +363,12 @@ func (s *Set) yield(ctx context.Context, e *procEntry, d time.Duration, audit Au
 	x := &ringfence.ExecResult{Stdout: s.scrub(string(out)), Stderr: s.scrub(string(errb)), Backend: s.sb.Backend(),
 		Outcome: outcome.Outcome{Kind: outcome.OK}, Violations: []outcome.Violation{},
 		Session: &ringfence.SessionRun{In: ringfence.RanInSession, ProcessID: e.id, Running: true}}
-	text := "process_id " + strconv.Itoa(e.id) + " is still running"
-	text = joinText(text, s.stream("stdout", x.Stdout, 0))
-	text = joinText(text, s.stream("stderr", x.Stderr, 0))
-	text += lostNote(lostOut + lostErr)
+	text := outcome.ProcessRunning(e.id)
+	text = outcome.JoinText(text, outcome.Stream("stdout", x.Stdout, 0, s.opts.MaxOutputBytes))
+	text = outcome.JoinText(text, outcome.Stream("stderr", x.Stderr, 0, s.opts.MaxOutputBytes))
+	text += outcome.LostOutput(lostOut + lostErr)
 	if lostOut+lostErr > 0 {
 		x.Truncated = &ringfence.Truncated{Stdout: e.p.Stdout.Total(), Stderr: e.p.Stderr.Total()}
 	}
 	return Result{Text: text, Outcome: outcome.Outcome{Kind: outcome.OK}, Data: x, Audit: audit}
-}
-
-func lostNote(n int64) string {
-	if n == 0 {
-		return ""
-	}
-	return "\n[" + plural(n, "byte", "bytes") + " of output were dropped before they could be shown: only the most recent is kept]"
 }

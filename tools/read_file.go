@@ -68,14 +68,11 @@ func (s *Set) readFile(_ context.Context, a *readArgs) Result {
 	text := res.Text
 	switch {
 	case res.Binary:
-		text = res.Path + " is a binary file (" + plural(res.Size, "byte", "bytes") + "); it is not shown as text. " +
-			"Use read_media for an image or a PDF."
+		text = outcome.BinaryFile(res.Path, res.Size)
 	case res.Size == 0:
-		text = res.Path + " is empty."
+		text = outcome.Empty(res.Path)
 	case res.More:
-		next := res.FirstLine + res.Lines
-		text = joinText(text, "[Lines "+strconv.Itoa(res.FirstLine)+"–"+strconv.Itoa(next-1)+
-			" shown; the file goes on. Call again with offset "+strconv.Itoa(next)+" to read more.]")
+		text = outcome.JoinText(text, outcome.MoreLines(res.FirstLine, res.Lines))
 	}
 	return Result{Text: text, Outcome: outcome.Outcome{Kind: outcome.OK, Path: res.Path}, Data: d}
 }

@@ -25,7 +25,7 @@ func init() {
 			hints: readOnly, data: dataType[MediaData](),
 			desc: "Look at an image (PNG, JPEG, GIF, WebP) or a PDF in the workspace: returns it as typed content you can see. " +
 				"The type is read from the file's bytes, not its name; anything else is refused. Files over " +
-				plural(s.opts.MaxMediaBytes, "byte", "bytes") + " are refused. Paths are relative to the workspace, or " +
+				outcome.Plural(s.opts.MaxMediaBytes, "byte", "bytes") + " are refused. Paths are relative to the workspace, or " +
 				"absolute under " + s.nc.MountPath + ".",
 			schema: obj([]string{"path"}, map[string]*prop{
 				"path": str("The file: relative to the workspace, or under "+s.nc.MountPath+".", 1, maxPathChars),
@@ -37,7 +37,7 @@ func init() {
 					return s.failed(outcomeOf(err))
 				}
 				return Result{
-					Text:    m.Path + " (" + m.MIME + ", " + plural(int64(len(m.Data)), "byte", "bytes") + ")",
+					Text:    m.Path + " (" + m.MIME + ", " + outcome.Plural(int64(len(m.Data)), "byte", "bytes") + ")",
 					Outcome: outcome.Outcome{Kind: outcome.OK, Path: m.Path},
 					Data:    &MediaData{Path: m.Path, MIME: m.MIME, Bytes: len(m.Data)},
 					Media:   &Media{MIME: m.MIME, Data: m.Data},

@@ -194,7 +194,7 @@ func (s *Set) runCode(ctx context.Context, a *codeArgs) Result {
 		return stop(s.codeError(err))
 	}
 	if p.class.Outcome == execpolicy.Deny {
-		return stop(outcome.Outcome{Kind: outcome.DeniedByPolicy, Axis: axisExec, Program: p.class.Program, Detail: p.class.Capability.String()})
+		return stop(outcome.Outcome{Kind: outcome.DeniedByPolicy, Axis: outcome.AxisExec, Program: p.class.Program, Detail: p.class.Capability.String()})
 	}
 	var ap *policy.Approval
 	if p.class.Outcome == execpolicy.AskApproval {
@@ -219,7 +219,7 @@ func (s *Set) runCode(ctx context.Context, a *codeArgs) Result {
 }
 
 func (s *Set) codeError(err error) outcome.Outcome {
-	if o, ok := coderun.OutcomeOf(err); ok {
+	if o, ok := outcome.Of(err); ok {
 		return o
 	}
 	return s.execError(err, "")
@@ -231,10 +231,16 @@ func (s *Set) codeError(err error) outcome.Outcome {
 func (s *Set) approveCode(ctx context.Context, a *codeArgs, audit *AuditInfo) (*policy.Approval, *outcome.Outcome) {
 	return s.approveExec(ctx, a.prep, audit, func() Question {
 		perms, _ := s.codePermissions(a)
-		summary := "run_code wants to run this " + a.Language + " code with " + a.lang.Program + ":\n" + quoteLong(a.Code)
-		for _, part := range asking(a.prep.class) {
-			summary += "\n- " + part.Program + " (" + part.Capability.String() + "): " + part.Reason
-		}
-		return Question{Tool: "run_code", Summary: summary, Permissions: perms, Classification: a.prep.class}
+		return Question{Tool: "run_code", Summary: codeSummary(a), Permissions: perms, Classification: a.prep.class}
 	})
+}
+
+// codeSummary is the person-facing question: the code itself, and each
+// part that needs approval and why. It is never shown to the model.
+func codeSummary(a *codeArgs) string {
+	summary := "run_code wants to run this " + a.Language + " code with " + a.lang.Program + ":\n" + quoteLong(a.Code)
+	for _, part := range asking(a.prep.class) {
+		summary += "\n- " + part.Program + " (" + part.Capability.String() + "): " + part.Reason
+	}
+	return summary
 }

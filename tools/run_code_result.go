@@ -1,11 +1,11 @@
 package tools
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/coderun"
+	"github.com/ringfence/ringfence/outcome"
 )
 
 // CodeResult is run_code's structured result (Result.Data): the command's
@@ -32,74 +32,22 @@ func (s *Set) codeResult(res *coderun.Result, audit AuditInfo) Result {
 		ArtifactsCut: res.ArtifactsCut, OmittedArtifacts: res.OmittedArtifacts,
 	}
 	r.Data = data
-	r.Text = joinText(r.Text, s.artifactsText(res))
+	r.Text = outcome.JoinText(r.Text, s.artifactsText(res))
 	r.Media = firstImage(res.Artifacts, s.opts.MaxMediaBytes)
 	return r
 }
 
-// artifactsText lists every artifact, then the text of the small text
-// ones, each cut like a stream, up to four streams' worth in all.
+// artifactsText is the outputs/ listing (outcome.Outputs words it).
 func (s *Set) artifactsText(res *coderun.Result) string {
-	if !res.ArtifactsCollected {
-		return "--- outputs: not collected (the code did not run) ---"
-	}
-	if len(res.Artifacts) == 0 {
-		return "--- outputs: none (nothing was written to $" + coderun.EnvOutputDir + ") ---"
-	}
-	var b strings.Builder
-	b.WriteString("--- outputs (" + plural(int64(len(res.Artifacts)), "entry", "entries") + ") ---")
+	out := outcome.Outputs{Collected: res.ArtifactsCollected, Cut: res.ArtifactsCut, Omitted: res.OmittedArtifacts, Env: coderun.EnvOutputDir}
 	for _, a := range res.Artifacts {
-		b.WriteString("\n" + artifactLine(a))
+		out.Artifacts = append(out.Artifacts, outcome.Artifact{
+			Name: a.Name, Size: a.Size, MIME: a.MIME, SHA256: a.SHA256, SavedTo: a.SavedTo, Refused: a.Refused, Detail: a.Detail,
+			Unread:  a.Refused == coderun.RefusedSymlink || a.Refused == coderun.RefusedSpecial,
+			Content: a.Content, Text: a.Content != nil && coderun.IsText(a.MIME, a.Content),
+		})
 	}
-	if res.ArtifactsCut {
-		b.WriteString("\n[outputs/ held more than the runner collects")
-		if res.OmittedArtifacts > 0 {
-			b.WriteString("; " + plural(int64(res.OmittedArtifacts), "entry was", "entries were") + " not listed")
-		}
-		b.WriteString("]")
-	}
-	text, budget := b.String(), 4*s.opts.MaxOutputBytes
-	for _, a := range res.Artifacts {
-		if a.Content == nil || !coderun.IsText(a.MIME, a.Content) || budget <= 0 {
-			continue
-		}
-		shown, omitted := cutMiddle(string(a.Content), min(s.opts.MaxOutputBytes, budget))
-		budget -= len(shown)
-		head := "--- " + quoteShort(a.Name) + " (" + plural(a.Size, "byte", "bytes")
-		if omitted > 0 {
-			head += ", " + strconv.Itoa(omitted) + " omitted here"
-		}
-		text = joinText(text, head+") ---\n"+shown)
-	}
-	return text
-}
-
-func artifactLine(a coderun.Artifact) string {
-	line := quoteShort(a.Name)
-	if a.Refused == coderun.RefusedSymlink || a.Refused == coderun.RefusedSpecial {
-		return line + ": refused (" + a.Refused + "; never followed or read)"
-	}
-	if a.Refused != "" && a.SHA256 == "" {
-		line += " " + plural(a.Size, "byte", "bytes")
-		return line + ": refused (" + a.Refused + detail(a.Detail) + ")"
-	}
-	line += " " + plural(a.Size, "byte", "bytes") + ", " + a.MIME + ", sha256 " + a.SHA256
-	switch {
-	case a.SavedTo != "":
-		line += ": saved to " + a.SavedTo
-	case a.Refused != "":
-		line += ": refused (" + a.Refused + detail(a.Detail) + ")"
-	case a.Content != nil && !coderun.IsText(a.MIME, a.Content):
-		line += ": binary, returned in the structured result"
-	}
-	return line
-}
-
-func detail(d string) string {
-	if d == "" {
-		return ""
-	}
-	return ": " + d
+	return out.Text(s.opts.MaxOutputBytes)
 }
 
 // firstImage is the first inline image artifact, shown as media.

@@ -98,7 +98,7 @@ func TestRunCodeSchemaMatchesDecoder(t *testing.T) {
 		if err == nil && !schemaOK {
 			t.Errorf("%s: decoder accepts what the schema rejects", args)
 		}
-		if o, _ := OutcomeOf(err); !schemaOK && o.Kind != outcome.InvalidArguments {
+		if o, _ := outcome.Of(err); !schemaOK && o.Kind != outcome.InvalidArguments {
 			t.Errorf("%s: schema rejects, decoder says %v", args, err)
 		}
 	}
@@ -133,7 +133,7 @@ func TestRunCodeArgumentsRefused(t *testing.T) {
 		{`{"language":"python","code":"x","timeout_seconds":100000}`, outcome.InvalidArguments},
 	} {
 		_, err := f.set.Permissions("run_code", json.RawMessage(c.args))
-		o, _ := OutcomeOf(err)
+		o, _ := outcome.Of(err)
 		if o.Kind != c.kind {
 			t.Errorf("%s: %v, want %s", c.args, err, c.kind)
 		}
@@ -278,7 +278,7 @@ func FuzzRunCodeArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args []byte) {
 		perms, err := fx.set.Permissions("run_code", args)
 		if err != nil {
-			if _, ok := OutcomeOf(err); !ok {
+			if _, ok := outcome.Of(err); !ok {
 				t.Fatalf("refusal without an outcome: %v", err)
 			}
 			return

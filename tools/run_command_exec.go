@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +21,7 @@ func (s *Set) runCommand(ctx context.Context, a *runArgs) Result {
 	audit := AuditInfo{Programs: p.programs, Capability: p.class.Capability.String(), Classified: p.class.Outcome.String(), Class: &p.class}
 	stop := func(o outcome.Outcome) Result { return Result{Outcome: o, Audit: audit} }
 	if p.class.Outcome == execpolicy.Deny {
-		return stop(outcome.Outcome{Kind: outcome.DeniedByPolicy, Axis: axisExec, Program: p.class.Program, Detail: p.class.Capability.String()})
+		return stop(outcome.Outcome{Kind: outcome.DeniedByPolicy, Axis: outcome.AxisExec, Program: p.class.Program, Detail: p.class.Capability.String()})
 	}
 	if o := s.checkCwd(p.cwd); o != nil {
 		return stop(*o)
@@ -66,7 +65,7 @@ func (s *Set) checkCwd(rel string) *outcome.Outcome {
 		return nil
 	}
 	_, err := s.sb.Workspace().ReadFile(rel, workspace.ReadOptions{MaxBytes: 1, Raw: true})
-	o, ok := workspace.OutcomeOf(err)
+	o, ok := outcome.Of(err)
 	switch {
 	case ok && o.Kind == outcome.IsADirectory:
 		return nil
@@ -162,14 +161,6 @@ func asking(c execpolicy.Classification) []execpolicy.Classification {
 	return out
 }
 
-func quoteLong(s string) string {
-	const max = 4000
-	if len(s) > max {
-		s = cutUTF8(s, max) + "…"
-	}
-	return strconv.Quote(s)
-}
-
 // execError turns a run that never started into an outcome.
 func (s *Set) execError(err error, cwd string) outcome.Outcome {
 	var ae *policy.ApprovalError
@@ -195,23 +186,17 @@ func (s *Set) execResult(res *ringfence.ExecResult, audit AuditInfo) Result {
 	audit.Backend, audit.Violations, audit.Network = d.Backend, d.Violations, d.Network
 	enf := d.Enforcement
 	audit.Enforcement = &enf
-	return Result{Text: s.execText(&d), Outcome: d.Outcome, Data: &d, Audit: audit}
+	return Result{Text: s.execText(&d), Outcome: d.Outcome, Data: &d, Audit: audit, narration: d.Narration}
 }
 
 func (s *Set) execText(r *ringfence.ExecResult) string {
-	var head string
-	switch {
-	case r.ExitCode != nil:
-		head = "exit code " + strconv.Itoa(*r.ExitCode)
-	case r.Signal != "":
-		head = "killed by signal " + r.Signal
-	default:
-		head = "no exit code (" + string(r.Kind) + ")"
-	}
-	text := head
-	text = joinText(text, s.stream("stdout", r.Stdout, truncatedAt(r.Truncated, true)))
-	text = joinText(text, s.stream("stderr", r.Stderr, truncatedAt(r.Truncated, false)))
-	return text
+	return s.commandText(r, truncatedAt(r.Truncated, true), truncatedAt(r.Truncated, false)).Text(s.opts.MaxOutputBytes)
+}
+
+// commandText is the run as outcome words it: how it ended, each stream.
+func (s *Set) commandText(r *ringfence.ExecResult, outSeen, errSeen int64) outcome.CommandText {
+	return outcome.CommandText{ExitCode: r.ExitCode, Signal: r.Signal, Kind: string(r.Kind),
+		Stdout: r.Stdout, Stderr: r.Stderr, StdoutSeen: outSeen, StderrSeen: errSeen}
 }
 
 func truncatedAt(t *ringfence.Truncated, stdout bool) int64 {
@@ -222,24 +207,4 @@ func truncatedAt(t *ringfence.Truncated, stdout bool) int64 {
 		return t.Stdout
 	}
 	return t.Stderr
-}
-
-// stream shows one output stream: its size, the text (cut in the middle
-// past MaxOutputBytes), and whether the sandbox cut it at capture.
-func (s *Set) stream(name, out string, seen int64) string {
-	if out == "" && seen == 0 {
-		return ""
-	}
-	shown, omitted := cutMiddle(out, s.opts.MaxOutputBytes)
-	head := "--- " + name + " (" + plural(int64(len(out)), "byte", "bytes")
-	if omitted > 0 {
-		head += ", " + strconv.Itoa(omitted) + " omitted here"
-	}
-	head += ") ---"
-	text := head + "\n" + shown
-	if seen > 0 {
-		text = joinText(text, "[the sandbox kept only the first "+plural(int64(len(out)), "byte", "bytes")+
-			" of "+plural(seen, "byte", "bytes")+" written to "+name+"]")
-	}
-	return text
 }

@@ -82,7 +82,7 @@ func (s *Set) runInSession(ctx context.Context, a *runArgs, ap *policy.Approval,
 	if !stays && s.opts.Gate != nil && s.domainsNetwork() {
 		// A one-shot run asks the person about a host no rule names
 		// (ExecOptions.NetworkAsk); a session's proxy has nobody to ask.
-		return Result{}, false, "the session cannot ask about network hosts mid-run"
+		return Result{}, false, outcome.OneShotNetworkAsk
 	}
 	if pol, err := s.sb.Policy(policy.Request{SessionID: s.opts.SessionID}); err == nil && pol.Limits.CPUTime > 0 {
 		// A session does not enforce CPU time (ringfence.Session's gaps):
@@ -90,14 +90,14 @@ func (s *Set) runInSession(ctx context.Context, a *runArgs, ap *policy.Approval,
 		if stays {
 			return stop(outcome.Outcome{Kind: outcome.Unavailable, Detail: "background processes cannot run under a CPU-time limit"})
 		}
-		return Result{}, false, "the session cannot enforce the CPU-time limit"
+		return Result{}, false, outcome.OneShotCPULimit
 	}
 	ses, o := s.session(ctx)
 	if o != nil {
 		if stays || o.Kind != outcome.Unavailable {
 			return stop(*o)
 		}
-		return Result{}, false, "this backend has no sessions"
+		return Result{}, false, outcome.OneShotNoSessions
 	}
 	c := ringfence.Cmd{Argv: p.argv, Dir: p.cwd, Timeout: s.opts.DefaultTimeout}
 	if ap != nil {
@@ -121,12 +121,12 @@ func (s *Set) runInSession(ctx context.Context, a *runArgs, ap *policy.Approval,
 	proc, err := ses.Start(ctx, c)
 	switch {
 	case errors.Is(err, ringfence.ErrSessionPolicy) && !stays:
-		return Result{}, false, "its approval widens the session's policy (" + widened(err) + ")"
+		return Result{}, false, outcome.OneShotWidened(widened(err))
 	case errors.Is(err, ringfence.ErrSessionPolicy):
 		return stop(invalid("approved, it needs a sandbox of its own (" + widened(err) + "): drop background/yield_ms"))
 	case errors.Is(err, ringfence.ErrSessionFull) && !stays:
 		// The limit is on what stays; a foreground call still runs.
-		return Result{}, false, "the session runs as many processes as it may (" + strconv.Itoa(MaxSessionProcesses) + ")"
+		return Result{}, false, outcome.OneShotFull(MaxSessionProcesses)
 	case errors.Is(err, ringfence.ErrSessionFull):
 		return stop(outcome.Outcome{Kind: outcome.OverBudget, Bound: "processes_per_session", Limit: MaxSessionProcesses})
 	case errors.Is(err, ringfence.ErrSessionClosed):
@@ -181,7 +181,7 @@ func (s *Set) track(proc *ringfence.Process, a *runArgs) *procEntry {
 func oneShot(r Result, why string) Result {
 	if d, ok := r.Data.(*ringfence.ExecResult); ok {
 		d.Session = &ringfence.SessionRun{In: ringfence.RanOneShot, Why: why}
-		r.Text += "\n[ran in a sandbox of its own, not in this session's: " + why + "]"
+		r.Text += outcome.RanOneShot(why)
 	}
 	return r
 }

@@ -104,7 +104,7 @@ func TestRunCommandDeniedNeverAsks(t *testing.T) {
 	marker := filepath.Join(f.root, "ran")
 	r := f.call("run_command", obj_{"command": "touch " + marker + " && sudo true"})
 	wantKind(t, r, outcome.DeniedByPolicy)
-	if r.Outcome.Axis != axisExec || r.Outcome.Program != "sudo" || g.count() != 0 {
+	if r.Outcome.Axis != outcome.AxisExec || r.Outcome.Program != "sudo" || g.count() != 0 {
 		t.Fatalf("outcome %+v, asked %d", r.Outcome, g.count())
 	}
 	if !strings.Contains(r.Text, `"sudo"`) || !strings.Contains(r.Text, "not run") || strings.Contains(r.Text, f.root) {

@@ -143,6 +143,12 @@ type Result struct {
 	IsError bool      `json:"isError"`
 	Media   *Media    `json:"media,omitempty"`
 	Audit   AuditInfo `json:"audit"`
+
+	// narration is the call's own narration of Outcome, made once by the
+	// facade from the policy the run had (approval included): a run's
+	// result carries it (execResult) and finish shows it as it is. ""
+	// means the tool made the outcome itself and finish narrates it.
+	narration string
 }
 
 // Set is the tools of one session over one sandbox. It is safe for
@@ -193,7 +199,7 @@ func (s *Set) Definitions() []Definition { return append([]Definition(nil), s.de
 // per program a command runs, network:* for a network command,
 // filesystem:read|write <model path> for a file tool. A call whose
 // arguments are refused declares nothing and the error carries the
-// outcome (see OutcomeOf).
+// outcome (read it with outcome.Of).
 func (s *Set) Permissions(name string, args json.RawMessage) ([]string, error) {
 	t, ok := s.tools[name]
 	if !ok {
@@ -244,6 +250,7 @@ func (s *Set) call(ctx context.Context, name string, args json.RawMessage) Resul
 func (s *Set) finish(r *Result) {
 	if r.Outcome.Kind == "" {
 		r.Outcome = outcome.Outcome{Kind: outcome.IOFailure, Detail: "the tool returned no outcome"}
+		r.narration = ""
 	}
 	r.Outcome = s.nc.Scrub(r.Outcome)
 	r.Audit.Outcome = r.Outcome.Kind
@@ -257,10 +264,14 @@ func (s *Set) finish(r *Result) {
 	// model's own string shown as given (see rejectedPath).
 	r.Text = s.scrub(r.Text)
 	if r.Outcome.Kind != outcome.OK {
-		r.Text = joinText(r.Text, s.narrate(r.Outcome))
+		n := r.narration
+		if n == "" {
+			n = s.narrate(r.Outcome)
+		}
+		r.Text = outcome.JoinText(r.Text, n)
 	}
 	if r.Outcome.Note != "" && r.Outcome.Kind != outcome.GateDeclined {
-		r.Text = joinText(r.Text, s.scrub(noteText(r.Outcome.Note)))
+		r.Text = outcome.JoinText(r.Text, s.scrub(noteText(r.Outcome.Note)))
 	}
 }
 

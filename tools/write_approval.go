@@ -92,16 +92,7 @@ func (s *Set) writeWith(ap *policy.Approval, op writeOp) Result {
 
 func (s *Set) written(res workspace.WriteResult) Result {
 	d := &WriteData{Path: res.Path, Bytes: res.Bytes, Created: res.Created, Replacements: res.Replacements}
-	var text string
-	switch {
-	case res.Replacements > 0:
-		text = "Edited " + res.Path + ": " + plural(int64(res.Replacements), "replacement", "replacements") +
-			"; the file is now " + plural(res.Bytes, "byte", "bytes") + "."
-	case res.Created:
-		text = "Created " + res.Path + " (" + plural(res.Bytes, "byte", "bytes") + ")."
-	default:
-		text = "Wrote " + res.Path + " (" + plural(res.Bytes, "byte", "bytes") + ")."
-	}
+	text := outcome.Written(res.Path, res.Bytes, res.Created, res.Replacements)
 	return Result{Text: text, Outcome: outcome.Outcome{Kind: outcome.OK, Path: res.Path}, Data: d}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ringfence/ringfence/internal/workspace"
+	"github.com/ringfence/ringfence/outcome"
 )
 
 type writeArgs struct {
@@ -27,7 +28,7 @@ func init() {
 			}),
 			perms: func(a *writeArgs) ([]string, error) { return s.declare(permWrite, a.Path, false) },
 			run: func(ctx context.Context, a *writeArgs) Result {
-				what := "write " + plural(int64(len(a.Content)), "byte", "bytes") + " to"
+				what := "write " + outcome.Plural(int64(len(a.Content)), "byte", "bytes") + " to"
 				return s.write(ctx, "write_file", a.Path, what, func(w *workspace.Workspace) (workspace.WriteResult, error) {
 					return w.WriteFile(a.Path, []byte(a.Content))
 				})

@@ -30,6 +30,7 @@ import (
 
 	"github.com/ringfence/ringfence"
 	rfmcp "github.com/ringfence/ringfence/internal/mcp"
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
@@ -67,7 +68,7 @@ func main() {
 }
 
 func sandbox(root string) (*ringfence.Local, error) {
-	return ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Defaults: policy.AgentDefaults()})
+	return ringfence.New(ringfence.Config{Root: root, MountPath: outcome.DefaultMountPath, Defaults: policy.AgentDefaults()})
 }
 
 func serve(root string) int {

@@ -16,6 +16,7 @@ import (
 	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/audit"
 	rfmcp "github.com/ringfence/ringfence/internal/mcp"
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
@@ -79,7 +80,7 @@ read-only to the sandbox, even inside the workspace.`,
 				return err // an *exitError: 121 for a refused policy file, else 125
 			}
 			if !cmd.Flags().Changed("mount-path") {
-				ld.config.MountPath = "/workspace"
+				ld.config.MountPath = outcome.DefaultMountPath
 			}
 			return serveMCP(cmd, ld, mf)
 		},

@@ -80,7 +80,7 @@ you trust it again: ringfence policy trust.`,
 			home, _ := os.UserHomeDir()
 			configDir, _ := os.UserConfigDir()
 			if mountPath == "" {
-				mountPath = "/workspace" // ringfence mcp's default: an audit trail's model paths
+				mountPath = outcome.DefaultMountPath // ringfence mcp's default: an audit trail's model paths
 			}
 			plan, err := suggest.Suggest(refs, suggest.Input{
 				Text: text, Exists: exists, Root: root, Cwd: filepath.Join(root, workDir(root)), Home: home, ConfigDir: configDir,

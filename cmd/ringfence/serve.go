@@ -18,6 +18,7 @@ import (
 	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/sandboxd"
 	"github.com/ringfence/ringfence/internal/sandboxd/process"
+	"github.com/ringfence/ringfence/outcome"
 )
 
 // serveFlags are serve's own flags (the agent-sandbox runtime's, and the
@@ -76,7 +77,7 @@ SIGTERM and, --shutdown-timeout later, SIGKILL.`,
 				return err
 			}
 			if !cmd.Flags().Changed("mount-path") {
-				ld.config.MountPath = "/workspace"
+				ld.config.MountPath = outcome.DefaultMountPath
 			}
 			return runServe(cmd, ld, sf)
 		},

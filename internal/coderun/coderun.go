@@ -1,7 +1,6 @@
 package coderun
 
 import (
-	"errors"
 	"time"
 
 	"github.com/ringfence/ringfence/internal/sandbox"
@@ -125,34 +124,11 @@ type Result struct {
 	Inputs           []ManifestEntry `json:"inputs"`
 }
 
-// Error is a run refused before anything ran: a missing interpreter, an
+// refuse is a run refused before anything ran: a missing interpreter, an
 // unknown language, invalid or over-budget inputs, an input the workspace
-// refused. It never holds the code or file contents.
-type Error struct {
-	Outcome outcome.Outcome
-}
-
-func (e *Error) Error() string {
-	msg := "coderun: " + string(e.Outcome.Kind)
-	if e.Outcome.Detail != "" {
-		msg += ": " + e.Outcome.Detail
-	}
-	if e.Outcome.Program != "" {
-		msg += ": " + e.Outcome.Program
-	}
-	return msg
-}
-
-// OutcomeOf extracts the outcome of a refusal.
-func OutcomeOf(err error) (outcome.Outcome, bool) {
-	var e *Error
-	if !errors.As(err, &e) {
-		return outcome.Outcome{}, false
-	}
-	return e.Outcome, true
-}
-
-func refuse(o outcome.Outcome) error { return &Error{Outcome: o} }
+// refused. It is an outcome.Error (read it with outcome.Of) and never holds
+// the code or file contents.
+func refuse(o outcome.Outcome) error { return &outcome.Error{Op: "coderun", Outcome: o} }
 
 func invalid(detail string) error {
 	return refuse(outcome.Outcome{Kind: outcome.InvalidArguments, Detail: detail})

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/ringfence/ringfence/internal/workspace"
+	"github.com/ringfence/ringfence/outcome"
 )
 
 // maxDepth bounds how deep outputs/ is walked; walkPerArtifact times
@@ -195,7 +196,7 @@ func (c *collector) save(a *Artifact, data []byte) {
 	res, err := c.ws.WriteFile(path.Join(c.saveDir, a.Name), data)
 	if err != nil {
 		detail := "could not be saved"
-		if o, ok := workspace.OutcomeOf(err); ok {
+		if o, ok := outcome.Of(err); ok {
 			detail = "saving it was refused (" + string(o.Kind) + ")"
 		}
 		a.Refused, a.Detail = RefusedOverBudget, "over the inline limits; "+detail

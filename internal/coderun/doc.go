@@ -7,7 +7,7 @@
 // # One call
 //
 //  1. The interpreter is looked up on the PATH commands get (the sandbox
-//     sees the host's system directories). Missing: an *Error with kind
+//     sees the host's system directories). Missing: an *outcome.Error with kind
 //     missing-interpreter and Program set, before anything is made.
 //  2. A read-only session is refused (unavailable): it grants no private
 //     temp dir, so the call directory would be neither writable nor

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ringfence/ringfence/outcome"
 )
 
 // FuzzNames: whatever names a model sends, the accepted ones are clean
@@ -19,7 +21,7 @@ func FuzzNames(f *testing.F) {
 		inputs := ins(strings.Split(joined, "\n")...)
 		names, err := CheckNames(inputs, 64)
 		if err != nil {
-			if _, ok := OutcomeOf(err); !ok {
+			if _, ok := outcome.Of(err); !ok {
 				t.Fatalf("untyped error %v", err)
 			}
 			return

@@ -32,7 +32,7 @@ type Sandbox interface {
 }
 
 // Run runs req's code in sb. An error means nothing ran: a refusal before
-// the run (*Error: unknown language, missing interpreter, invalid or
+// the run (*outcome.Error: unknown language, missing interpreter, invalid or
 // over-budget inputs, an input the workspace refused), or the sandbox's
 // own refusal to start (policy.ErrPolicy, policy.ErrUnavailable, as from
 // ExecRequest). Everything that happened once the runner started is in

@@ -145,14 +145,14 @@ func TestMissingInterpreter(t *testing.T) {
 	s := newSandbox(t, config{mode: policy.WorkspaceWrite, env: map[string]string{"PATH": t.TempDir()}})
 	for _, lang := range LanguageNames {
 		_, err := Run(context.Background(), s.sb, Request{Language: lang, Code: "echo hi"})
-		o, ok := OutcomeOf(err)
+		o, ok := outcome.Of(err)
 		if !ok || o.Kind != outcome.MissingProgram || o.Program != Languages[lang].Program {
 			t.Errorf("%s: %v", lang, err)
 		}
 	}
 	scratchEmpty(t, s)
 	_, err := Run(context.Background(), s.sb, Request{Language: "cobol", Code: "x"})
-	if o, _ := OutcomeOf(err); o.Kind != outcome.InvalidArguments {
+	if o, _ := outcome.Of(err); o.Kind != outcome.InvalidArguments {
 		t.Errorf("unknown language: %v", err)
 	}
 }
@@ -162,7 +162,7 @@ func TestReadOnlySessionRefusedBeforeRunning(t *testing.T) {
 	s := newSandbox(t, config{mode: policy.ReadOnly})
 	needInterp(t, s.sb, "sh")
 	_, err := Run(context.Background(), s.sb, Request{Language: "sh", Code: "true"})
-	if o, _ := OutcomeOf(err); o.Kind != outcome.Unavailable {
+	if o, _ := outcome.Of(err); o.Kind != outcome.Unavailable {
 		t.Fatalf("read-only: %v", err)
 	}
 	scratchEmpty(t, s)

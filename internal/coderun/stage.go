@@ -162,7 +162,7 @@ func overInputs(limit, seen int64) error {
 // workspaceRefusal keeps the workspace's outcome of a refused read, the
 // bound of an over-budget one being the call's input budget.
 func workspaceRefusal(err error, limit int64) error {
-	o, ok := workspace.OutcomeOf(err)
+	o, ok := outcome.Of(err)
 	if !ok {
 		return refuse(outcome.Outcome{Kind: outcome.IOFailure, Detail: "an input could not be read from the workspace"})
 	}

@@ -42,7 +42,7 @@ func TestCheckNames(t *testing.T) {
 		{names: []string{strings.Repeat("n/", 600)}, kind: outcome.InvalidArguments},
 	} {
 		got, err := CheckNames(ins(c.names...), 8)
-		o, _ := OutcomeOf(err)
+		o, _ := outcome.Of(err)
 		if o.Kind != c.kind || (c.kind == "" && strings.Join(got, "|") != strings.Join(c.want, "|")) {
 			t.Errorf("%q: got %q, %v; want %q, %q", c.names, got, err, c.want, c.kind)
 		}
@@ -51,7 +51,7 @@ func TestCheckNames(t *testing.T) {
 		}
 	}
 	_, err := CheckNames(ins("a", "b", "c"), 2)
-	if o, _ := OutcomeOf(err); o.Kind != outcome.OverBudget || o.Limit != 2 || o.Observed != 3 {
+	if o, _ := outcome.Of(err); o.Kind != outcome.OverBudget || o.Limit != 2 || o.Observed != 3 {
 		t.Errorf("count bound: %v %+v", err, o)
 	}
 }
@@ -84,7 +84,7 @@ func TestGather(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		files, err := gather(ws, c.inputs, names, c.max)
-		o, _ := OutcomeOf(err)
+		o, _ := outcome.Of(err)
 		if o.Kind != c.kind {
 			t.Errorf("%s: %v (%+v), want %q", c.name, err, o, c.kind)
 			continue

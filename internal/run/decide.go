@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -18,10 +19,10 @@ import (
 type cause struct {
 	timedOut bool
 	aborted  bool
-	breach   Breach
+	breach   outcome.Breach
 }
 
-func (c cause) stopped() bool { return c.timedOut || c.aborted || c.breach != BreachNone }
+func (c cause) stopped() bool { return c.timedOut || c.aborted || c.breach != outcome.BreachNone }
 
 // ctxCause is why a cancelled context stopped the tree: a deadline is a
 // timeout like any other, anything else an abort.
@@ -89,7 +90,7 @@ func deadline(o *Options) (time.Duration, cause) {
 	t, w := o.Timeout, o.Limits.WallClock
 	switch {
 	case w > 0 && (t <= 0 || w <= t):
-		return w, cause{timedOut: true, breach: BreachWallClock}
+		return w, cause{timedOut: true, breach: outcome.BreachWallClock}
 	case t > 0:
 		return t, cause{timedOut: true}
 	}
@@ -118,24 +119,24 @@ type sample struct {
 // limit even once ends the tree as over budget, because a tree that keeps
 // forking into EAGAIN is a fork bomb being held, not a command finishing.
 // Under monitoring the breach is the sampled value past the limit.
-func breachOf(s sample, l policy.Limits, quota bool) Breach {
+func breachOf(s sample, l policy.Limits, quota bool) outcome.Breach {
 	switch {
 	case l.MemoryBytes > 0 && quota && s.OOMKills > 0:
-		return BreachMemory
+		return outcome.BreachMemory
 	case l.MemoryBytes > 0 && !quota && s.MemoryBytes > l.MemoryBytes:
-		return BreachMemory
+		return outcome.BreachMemory
 	case l.Processes > 0 && quota && s.ForkRefused > 0:
-		return BreachProcesses
+		return outcome.BreachProcesses
 	case l.Processes > 0 && !quota && s.Processes > l.Processes:
-		return BreachProcesses
+		return outcome.BreachProcesses
 	case l.CPUTime > 0 && s.CPU > l.CPUTime:
-		return BreachCPU
+		return outcome.BreachCPU
 	}
-	return BreachNone
+	return outcome.BreachNone
 }
 
 // addUsage folds a sample into the running peaks.
-func addUsage(u *Usage, s sample) {
+func addUsage(u *outcome.Usage, s sample) {
 	u.PeakMemoryBytes = max(u.PeakMemoryBytes, s.MemoryBytes, s.PeakMemory)
 	u.PeakProcesses = max(u.PeakProcesses, s.Processes)
 	u.CPUMs = max(u.CPUMs, s.CPU.Milliseconds())

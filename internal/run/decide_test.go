@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -31,7 +32,7 @@ func TestDeadline(t *testing.T) {
 	} {
 		o := &Options{Timeout: tc.timeout, Limits: policy.Limits{WallClock: tc.wall}}
 		d, c := deadline(o)
-		if d != tc.want || (c.breach == BreachWallClock) != tc.wall_ || (d > 0) != c.timedOut {
+		if d != tc.want || (c.breach == outcome.BreachWallClock) != tc.wall_ || (d > 0) != c.timedOut {
 			t.Errorf("deadline(%v, %v) = %v %+v", tc.timeout, tc.wall, d, c)
 		}
 	}
@@ -43,25 +44,25 @@ func TestBreachOf(t *testing.T) {
 		name  string
 		s     sample
 		quota bool
-		want  Breach
+		want  outcome.Breach
 	}{
-		{"idle", sample{MemoryBytes: 50, Processes: 2}, false, BreachNone},
-		{"monitor memory", sample{MemoryBytes: 101}, false, BreachMemory},
-		{"quota memory needs an oom kill", sample{MemoryBytes: 101}, true, BreachNone},
-		{"quota oom kill", sample{OOMKills: 1}, true, BreachMemory},
-		{"monitor ignores oom counters", sample{OOMKills: 1}, false, BreachNone},
-		{"monitor processes", sample{Processes: 5}, false, BreachProcesses},
-		{"at the limit is fine", sample{Processes: 4}, false, BreachNone},
-		{"quota refused fork", sample{ForkRefused: 1}, true, BreachProcesses},
-		{"cpu", sample{CPU: 2 * time.Second}, true, BreachCPU},
-		{"memory first", sample{MemoryBytes: 101, Processes: 5, CPU: 2 * time.Second}, false, BreachMemory},
-		{"processes before cpu", sample{Processes: 5, CPU: 2 * time.Second}, false, BreachProcesses},
+		{"idle", sample{MemoryBytes: 50, Processes: 2}, false, outcome.BreachNone},
+		{"monitor memory", sample{MemoryBytes: 101}, false, outcome.BreachMemory},
+		{"quota memory needs an oom kill", sample{MemoryBytes: 101}, true, outcome.BreachNone},
+		{"quota oom kill", sample{OOMKills: 1}, true, outcome.BreachMemory},
+		{"monitor ignores oom counters", sample{OOMKills: 1}, false, outcome.BreachNone},
+		{"monitor processes", sample{Processes: 5}, false, outcome.BreachProcesses},
+		{"at the limit is fine", sample{Processes: 4}, false, outcome.BreachNone},
+		{"quota refused fork", sample{ForkRefused: 1}, true, outcome.BreachProcesses},
+		{"cpu", sample{CPU: 2 * time.Second}, true, outcome.BreachCPU},
+		{"memory first", sample{MemoryBytes: 101, Processes: 5, CPU: 2 * time.Second}, false, outcome.BreachMemory},
+		{"processes before cpu", sample{Processes: 5, CPU: 2 * time.Second}, false, outcome.BreachProcesses},
 	} {
 		if got := breachOf(tc.s, l, tc.quota); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	if got := breachOf(sample{MemoryBytes: 1 << 40, Processes: 1 << 20, CPU: time.Hour, OOMKills: 9, ForkRefused: 9}, policy.Limits{}, true); got != BreachNone {
+	if got := breachOf(sample{MemoryBytes: 1 << 40, Processes: 1 << 20, CPU: time.Hour, OOMKills: 9, ForkRefused: 9}, policy.Limits{}, true); got != outcome.BreachNone {
 		t.Errorf("no limits, breach %q", got)
 	}
 }
@@ -84,7 +85,7 @@ func TestExitFacts(t *testing.T) {
 		{"plain signal", cause{}, nil, -1, "SIGTERM", nil, "SIGTERM"},
 		{"stopped has no code", cause{timedOut: true}, nil, 0, "", nil, ""},
 		{"aborted", cause{aborted: true}, nil, -1, "SIGKILL", nil, "SIGKILL"},
-		{"breach", cause{breach: BreachOutput}, nil, 0, "", nil, ""},
+		{"breach", cause{breach: outcome.BreachOutput}, nil, 0, "", nil, ""},
 		{"status beats the init's 128+n", cause{}, exited(&seven, ""), 7 + 128, "", &seven, ""},
 		{"status signal", cause{}, exited(nil, "SIGSEGV"), 128 + 11, "", nil, "SIGSEGV"},
 		{"status zero", cause{}, exited(&zero, ""), 0, "", &zero, ""},
@@ -204,7 +205,7 @@ func TestStartErrorHidesPath(t *testing.T) {
 // The JSON field names are a stable contract (README, --json).
 func TestResultJSON(t *testing.T) {
 	code := 0
-	r := Result{ExitCode: &code, Stdout: []byte("o"), Stderr: []byte{}, Truncated: &Truncated{Stdout: 9}, Breach: BreachOutput, Resources: ResourcesQuota, TreeKill: "pid-namespace"}
+	r := Result{ExitCode: &code, Stdout: []byte("o"), Stderr: []byte{}, Truncated: &Truncated{Stdout: 9}, Breach: outcome.BreachOutput, Resources: ResourcesQuota, TreeKill: "pid-namespace"}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)

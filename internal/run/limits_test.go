@@ -13,6 +13,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/testenv"
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -53,7 +54,7 @@ func TestMemoryBalloon(t *testing.T) {
 		o.Timeout = 30 * time.Second
 		o.Limits = policy.Limits{MemoryBytes: 64 << 20}
 		r := mustRun(t, balloonCmd(t, 1024), o)
-		if r.Breach != BreachMemory || r.ExitCode != nil || r.Resources != want {
+		if r.Breach != outcome.BreachMemory || r.ExitCode != nil || r.Resources != want {
 			t.Fatalf("breach %q exit %v resources %q stderr %q", r.Breach, r.ExitCode, r.Resources, r.Stderr)
 		}
 		if r.Usage.PeakMemoryBytes < 32<<20 {
@@ -83,7 +84,7 @@ b() { b & b & wait; }; b`
 	// before the supervisor stops the tree, so the exit code may be set; the
 	// breach is recorded either way, and it is what makes the outcome
 	// over-budget (outcome.ClassifyExec orders the supervisor's facts first).
-	if r.Breach != BreachProcesses || r.Resources != ResourcesQuota {
+	if r.Breach != outcome.BreachProcesses || r.Resources != ResourcesQuota {
 		t.Fatalf("breach %q exit %v resources %q", r.Breach, r.ExitCode, r.Resources)
 	}
 	if r.Usage.PeakProcesses > 64 {
@@ -103,7 +104,7 @@ b() { b & b & wait; }; b`
 func TestProcessesMonitor(t *testing.T) {
 	o := Options{Timeout: 30 * time.Second, CgroupRoot: t.TempDir(), Limits: policy.Limits{Processes: 16}}
 	r := mustRun(t, shCmd("for i in $(seq 40); do sleep 100 & done; wait"), o)
-	if r.Breach != BreachProcesses || r.ExitCode != nil || r.Resources != ResourcesMonitor {
+	if r.Breach != outcome.BreachProcesses || r.ExitCode != nil || r.Resources != ResourcesMonitor {
 		t.Fatalf("breach %q exit %v resources %q", r.Breach, r.ExitCode, r.Resources)
 	}
 	if r.Usage.PeakProcesses <= 16 {
@@ -116,7 +117,7 @@ func TestCPUTime(t *testing.T) {
 		o.Timeout = 30 * time.Second
 		o.Limits = policy.Limits{CPUTime: 300 * time.Millisecond}
 		r := mustRun(t, shCmd("while :; do :; done"), o)
-		if r.Breach != BreachCPU || r.ExitCode != nil || r.Resources != want || r.TimedOut {
+		if r.Breach != outcome.BreachCPU || r.ExitCode != nil || r.Resources != want || r.TimedOut {
 			t.Fatalf("breach %q exit %v resources %q timedOut %v", r.Breach, r.ExitCode, r.Resources, r.TimedOut)
 		}
 		if r.Usage.CPUMs < 300 {
@@ -130,7 +131,7 @@ func TestWithinLimits(t *testing.T) {
 	modes(t, func(t *testing.T, o Options, want Resources) {
 		o.Limits = policy.Limits{MemoryBytes: 256 << 20, Processes: 32, CPUTime: 10 * time.Second}
 		r := mustRun(t, shCmd("sleep 0.2; echo done"), o)
-		if r.Breach != BreachNone || r.ExitCode == nil || *r.ExitCode != 0 || r.Resources != want {
+		if r.Breach != outcome.BreachNone || r.ExitCode == nil || *r.ExitCode != 0 || r.Resources != want {
 			t.Fatalf("breach %q exit %v resources %q", r.Breach, r.ExitCode, r.Resources)
 		}
 		if r.Usage.PeakProcesses < 1 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -70,19 +71,6 @@ type Options struct {
 	CgroupRoot string
 }
 
-// Breach names the limit a command went past.
-type Breach string
-
-// Breaches.
-const (
-	BreachNone      Breach = ""
-	BreachMemory    Breach = "memory"
-	BreachProcesses Breach = "processes"
-	BreachCPU       Breach = "cpu"
-	BreachWallClock Breach = "wall-clock"
-	BreachOutput    Breach = "output"
-)
-
 // Resources says how resource limits were enforced for one run. It is
 // confine.Resources, the field of the one Enforcement type the result
 // carries.
@@ -107,13 +95,6 @@ type Truncated struct {
 	Stderr int64 `json:"stderr"`
 }
 
-// Usage is what the tree consumed, as far as it was observed.
-type Usage struct {
-	PeakMemoryBytes int64 `json:"peakMemoryBytes"`
-	PeakProcesses   int   `json:"peakProcesses"`
-	CPUMs           int64 `json:"cpuMs"`
-}
-
 // Result is what happened, as facts. A command the supervisor stopped (a
 // timeout, a cancellation, a breach) has ExitCode nil. Breach can also be
 // set beside an ExitCode: the kernel refused something (an OOM kill, a
@@ -131,8 +112,8 @@ type Result struct {
 	// StatusChannel says Status came from a channel (the Cmd's own or the
 	// reaper's) rather than being empty for want of one.
 	StatusChannel bool             `json:"-"`
-	Breach        Breach           `json:"breach,omitempty"`
+	Breach        outcome.Breach   `json:"breach,omitempty"`
 	Resources     Resources        `json:"resources"`
 	TreeKill      confine.TreeKill `json:"treeKill"`
-	Usage         Usage            `json:"usage"`
+	Usage         outcome.Usage    `json:"usage"`
 }

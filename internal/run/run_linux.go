@@ -12,6 +12,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/outcome"
 )
 
 // drainGrace bounds how long output is still read once the tree is dead:
@@ -64,8 +65,8 @@ type session struct {
 
 	mu    sync.Mutex
 	why   cause
-	usage Usage
-	post  Breach // a breach first seen after the command ended
+	usage outcome.Usage
+	post  outcome.Breach // a breach first seen after the command ended
 }
 
 // start forks the runner, places it, runs Setup and opens the gate.
@@ -136,7 +137,7 @@ func (s *session) stop(c cause) {
 // SIGTERM to every process of the command's tree, then SIGKILL to all of
 // it once the grace has passed, the root has ended, or a breach or an
 // output ceiling says waiting is no longer safe.
-func (s *session) stopGently(c cause, breach <-chan Breach) {
+func (s *session) stopGently(c cause, breach <-chan outcome.Breach) {
 	if s.o.KillAfter <= 0 {
 		s.stop(c)
 		return
@@ -178,7 +179,7 @@ func (s *session) supervise(ctx context.Context, begin time.Time) {
 	case b := <-breach:
 		s.stop(cause{breach: b})
 	case <-s.ceiling:
-		s.stop(cause{breach: BreachOutput})
+		s.stop(cause{breach: outcome.BreachOutput})
 	}
 	<-s.p.done
 	stopWatch()
@@ -207,8 +208,8 @@ func (s *session) finishLimiter() {
 }
 
 // watch samples the limiter every SampleInterval and reports a breach.
-func (s *session) watch() (<-chan Breach, func()) {
-	breach := make(chan Breach, 1)
+func (s *session) watch() (<-chan outcome.Breach, func()) {
+	breach := make(chan outcome.Breach, 1)
 	if s.lim == nil || s.resources == ResourcesNone {
 		return breach, func() {}
 	}
@@ -228,7 +229,7 @@ func (s *session) watch() (<-chan Breach, func()) {
 			s.mu.Lock()
 			addUsage(&s.usage, smp)
 			s.mu.Unlock()
-			if b := breachOf(smp, s.o.Limits, quota); b != BreachNone {
+			if b := breachOf(smp, s.o.Limits, quota); b != outcome.BreachNone {
 				breach <- b
 				return
 			}
@@ -269,7 +270,7 @@ func (s *session) result(begin time.Time) *Result {
 	code, sig := s.p.waitFacts()
 	r.ExitCode, r.Signal = exitFacts(s.why, sum, code, sig)
 	r.TimedOut, r.Aborted, r.Breach, r.Usage = s.why.timedOut, s.why.aborted, s.why.breach, s.usage
-	if r.Breach == BreachNone {
+	if r.Breach == outcome.BreachNone {
 		r.Breach = s.post
 	}
 	return r

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/outcome"
 )
 
 func shCmd(script string, env ...string) *confine.Cmd {
@@ -52,7 +53,7 @@ func TestExitCodesAndOutput(t *testing.T) {
 		if string(r.Stdout) != tc.stdout || string(r.Stderr) != tc.stderr {
 			t.Errorf("%q: stdout %q stderr %q", tc.script, r.Stdout, r.Stderr)
 		}
-		if r.Truncated != nil || r.TimedOut || r.Aborted || r.Breach != BreachNone {
+		if r.Truncated != nil || r.TimedOut || r.Aborted || r.Breach != outcome.BreachNone {
 			t.Errorf("%q: unexpected facts %+v", tc.script, r)
 		}
 		if r.Resources != ResourcesNone || r.TreeKill != confine.KillProcessGroup {
@@ -187,7 +188,7 @@ func TestLivePassThrough(t *testing.T) {
 	if len(r.Stdout) != 100 || r.Truncated == nil || r.Truncated.Stdout != int64(live.Len()) {
 		t.Errorf("captured %d, truncated %+v", len(r.Stdout), r.Truncated)
 	}
-	if r.ExitCode == nil || *r.ExitCode != 0 || r.Breach != BreachNone {
+	if r.ExitCode == nil || *r.ExitCode != 0 || r.Breach != outcome.BreachNone {
 		t.Errorf("KeepRunningPastCeiling stopped it: %+v", r)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/outcome"
 )
 
 // The attack: a command that double-forks a daemon through setsid, so it
@@ -63,7 +64,7 @@ func TestTimeoutKillsWholeTree(t *testing.T) {
 			r := mustRun(t, treeCmd(tc.mode, dir), tc.o)
 			pids := readPids(t, dir)
 			defer killPids(pids)
-			if !r.TimedOut || r.ExitCode != nil || r.Breach != BreachNone {
+			if !r.TimedOut || r.ExitCode != nil || r.Breach != outcome.BreachNone {
 				t.Errorf("facts: timedOut %v exit %v breach %q", r.TimedOut, r.ExitCode, r.Breach)
 			}
 			if string(r.Stdout) != "ready\n" {
@@ -117,7 +118,7 @@ func TestWallClockIsABreach(t *testing.T) {
 	o := Options{Timeout: time.Minute}
 	o.Limits.WallClock = 200 * time.Millisecond
 	r := mustRun(t, shCmd("sleep 1000"), o)
-	if !r.TimedOut || r.Breach != BreachWallClock || r.ExitCode != nil || r.DurationMs < 200 {
+	if !r.TimedOut || r.Breach != outcome.BreachWallClock || r.ExitCode != nil || r.DurationMs < 200 {
 		t.Fatalf("facts %+v", r)
 	}
 }
@@ -130,7 +131,7 @@ yes ringfence`
 	r := mustRun(t, shCmd(script, "D="+dir), Options{MaxStdout: 1 << 20, Timeout: time.Minute})
 	pids := readPids(t, dir)
 	defer killPids(pids)
-	if r.Breach != BreachOutput || r.ExitCode != nil || r.TimedOut {
+	if r.Breach != outcome.BreachOutput || r.ExitCode != nil || r.TimedOut {
 		t.Fatalf("facts: breach %q exit %v timedOut %v", r.Breach, r.ExitCode, r.TimedOut)
 	}
 	if len(r.Stdout) != 1<<20 || r.Truncated == nil || r.Truncated.Stdout <= 1<<20 || r.Truncated.Stderr != 0 {

@@ -11,10 +11,10 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/backends"
+	"github.com/ringfence/ringfence/internal/modelpath"
 	"github.com/ringfence/ringfence/internal/privdir"
 	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/outcome"
-	"github.com/ringfence/ringfence/pathrule"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -235,26 +235,16 @@ func (l *Local) Close() error {
 	return err
 }
 
-// hostDir turns a model working directory into a host path under the root.
+// hostDir turns a model working directory into a host path under the
+// root, by the one model-path reading (internal/modelpath): "", "." and
+// the mount path are the root; a refusal is path-rejected and wraps
+// pathrule.ErrPathRefused.
 func (l *Local) hostDir(dir string) (string, error) {
-	if dir == "" || dir == "." || dir == l.cfg.MountPath {
-		return l.defaults.Root, nil
-	}
-	if rel, ok := cutMount(dir, l.cfg.MountPath); ok {
-		dir = rel
-	}
-	clean, err := pathrule.Clean(dir)
+	rel, err := modelpath.Mount(l.cfg.MountPath).Scope(dir)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(l.defaults.Root, clean), nil
-}
-
-func cutMount(p, mount string) (string, bool) {
-	if len(p) > len(mount) && p[:len(mount)] == mount && p[len(mount)] == '/' {
-		return p[len(mount)+1:], true
-	}
-	return "", false
+	return filepath.Join(l.defaults.Root, rel), nil
 }
 
 // privateTempDir makes the private temp dir under /tmp whatever the host's

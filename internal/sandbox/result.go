@@ -21,8 +21,8 @@ func (l *Local) resultIn(nc outcome.Context, cmd *confine.Cmd, pol *policy.Polic
 	ev := outcome.Evidence{
 		ExitCode: res.ExitCode, Signal: res.Signal, Stderr: res.Stderr,
 		Status: res.Status, StatusChannel: cmd.Status != nil || res.StatusChannel,
-		TimedOut: res.TimedOut, Aborted: res.Aborted, Breach: string(res.Breach),
-		Usage:   outcome.Usage{PeakMemoryBytes: res.Usage.PeakMemoryBytes, PeakProcesses: res.Usage.PeakProcesses, CPUMs: res.Usage.CPUMs},
+		TimedOut: res.TimedOut, Aborted: res.Aborted, Breach: res.Breach,
+		Usage:   res.Usage,
 		Network: deniedNetwork(cmd, pol),
 	}
 	if res.Truncated != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -44,7 +45,7 @@ func (y *sessionSys) resultCmd() *confine.Cmd {
 }
 
 // breach is the limit the session's run was stopped for, once it ended.
-func (y *sessionSys) breach() run.Breach {
+func (y *sessionSys) breach() outcome.Breach {
 	select {
 	case <-y.runDone:
 		if y.runRes != nil {
@@ -52,7 +53,7 @@ func (y *sessionSys) breach() run.Breach {
 		}
 	default:
 	}
-	return run.BreachNone
+	return outcome.BreachNone
 }
 
 // Session starts a session under the policy resolved from req (which may
@@ -436,7 +437,7 @@ func (s *Session) readReports() {
 
 // initEnded is why a session whose init ended did (once run.Run returned).
 func (s *Session) initEnded() error {
-	if b := s.sys.breach(); b != run.BreachNone {
+	if b := s.sys.breach(); b != outcome.BreachNone {
 		return fmt.Errorf("ringfence: the session went past its %s limit and was stopped", b)
 	}
 	return errors.New("ringfence: the session's init ended")

@@ -7,7 +7,7 @@ import (
 	"syscall"
 
 	"github.com/ringfence/ringfence/internal/confine"
-	"github.com/ringfence/ringfence/internal/run"
+	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -16,7 +16,7 @@ type sessionSys struct{ runDone chan struct{} }
 
 func (sessionSys) resultCmd() *confine.Cmd { return &confine.Cmd{} }
 
-func (sessionSys) breach() run.Breach { return run.BreachNone }
+func (sessionSys) breach() outcome.Breach { return outcome.BreachNone }
 
 // Session is not available off Linux.
 func (l *Local) Session(context.Context, policy.Request, ...SessionOptions) (*Session, error) {

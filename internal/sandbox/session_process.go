@@ -11,6 +11,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/internal/status"
+	"github.com/ringfence/ringfence/outcome"
 )
 
 // Process is one command started in a session.
@@ -176,7 +177,7 @@ func (p *Process) result() *ExecResult {
 		// The session ended under it, or it was killed as the session
 		// was stopped: a breach of the session's limits (its cgroup) is
 		// why, when there was one.
-		if b := p.s.sys.breach(); b != run.BreachNone {
+		if b := p.s.sys.breach(); b != outcome.BreachNone {
 			res.Breach, res.Aborted = b, false
 		}
 	}

@@ -13,9 +13,11 @@
 //
 // # What a call guarantees
 //
-// Every path goes through pathrule.Clean first. An absolute path under the
-// mount path ("/workspace/src/a.go") is accepted and made relative before
-// the rule; any other absolute path is refused (path-rejected). The clean
+// Every path goes through the one model-path reading first
+// (internal/modelpath, shared with the tools and the facade): an absolute
+// path under the mount path ("/workspace/src/a.go") is made relative, then
+// pathrule.Clean decides; any other absolute path is refused
+// (path-rejected, the path shown as given, cut at 512 bytes). The clean
 // path is then opened beneath the root's descriptor with
 // openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): links that stay inside
 // are followed, any that leads out (absolute, or ".." past the root) and
@@ -98,8 +100,8 @@
 //
 // # Errors
 //
-// Operations return (Result, error). A refusal or failure is a *Error
-// holding one outcome.Outcome; it wraps policy.ErrDenied for
+// Operations return (Result, error). A refusal or failure is an *outcome.Error
+// (outcome.Of reads it) holding one outcome.Outcome; it wraps policy.ErrDenied for
 // denied-by-policy and outside-write-root, pathrule.ErrPathRefused for
 // path-rejected. Programming errors (a missing bound) wrap ErrUsage and
 // are never outcomes. Choices the union leaves open: a hard-linked target

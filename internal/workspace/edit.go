@@ -78,7 +78,7 @@ func (w *Workspace) readTarget(t target) ([]byte, error) {
 	}
 	f := opened{fd: fd, st: st, rel: t.shown, real: t.real}
 	data, err := w.readBounded(f, w.opts.MaxEditBytes)
-	if o, ok := OutcomeOf(err); ok && o.Kind == outcome.OverBudget {
+	if o, ok := outcome.Of(err); ok && o.Kind == outcome.OverBudget {
 		o.Bound = "maxEditBytes"
 		return nil, fail(o)
 	}

@@ -6,7 +6,9 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/ringfence/ringfence/internal/modelpath"
 	"github.com/ringfence/ringfence/outcome"
+	"github.com/ringfence/ringfence/pathrule"
 )
 
 // GlobOptions shapes glob_files.
@@ -37,12 +39,12 @@ type GlobResult struct {
 // the files beneath Base. The pattern's fixed leading directories narrow
 // the walk, and a pattern without `**` bounds its depth.
 func (w *Workspace) GlobFiles(pattern string, opts GlobOptions) (GlobResult, error) {
-	pat := w.stripMount(pattern)
+	pat := w.mount().Strip(pattern)
 	if !doublestar.ValidatePattern(pat) || pat == "" {
-		return GlobResult{}, fail(outcome.Outcome{Kind: outcome.InvalidPattern, Pattern: shown(pattern), Detail: "not a valid glob pattern"})
+		return GlobResult{}, fail(outcome.Outcome{Kind: outcome.InvalidPattern, Pattern: modelpath.Shown(pattern), Detail: "not a valid glob pattern"})
 	}
 	if strings.HasPrefix(pat, "/") {
-		return GlobResult{}, fail(outcome.Outcome{Kind: outcome.PathRejected, Path: shown(pattern), Reason: "absolute"})
+		return GlobResult{}, modelpath.Reject(pattern, string(pathrule.Absolute))
 	}
 	prefix, rest := doublestar.SplitPattern(pat)
 	scope := opts.Base
@@ -62,7 +64,7 @@ func (w *Workspace) GlobFiles(pattern string, opts GlobOptions) (GlobResult, err
 	}
 	rels, lim := w.glob(real, rest, opts.NoIgnore, after)
 	if len(rels) == 0 && lim == nil {
-		return GlobResult{}, fail(outcome.Outcome{Kind: outcome.NoMatches, Pattern: shown(pattern), Scope: w.model(rel)})
+		return GlobResult{}, fail(outcome.Outcome{Kind: outcome.NoMatches, Pattern: modelpath.Shown(pattern), Scope: w.model(rel)})
 	}
 	res := GlobResult{Pattern: pattern, Limited: lim, Total: len(rels)}
 	budget := w.opts.MaxPageBytes
@@ -85,7 +87,7 @@ func (w *Workspace) GlobFiles(pattern string, opts GlobOptions) (GlobResult, err
 // joinScope puts the pattern's fixed prefix under the base, as a path the
 // model could have named (so it goes through the same rule).
 func (w *Workspace) joinScope(base, prefix string) string {
-	b := w.stripMount(base)
+	b := w.mount().Strip(base)
 	if b == "" || b == "." {
 		return prefix
 	}

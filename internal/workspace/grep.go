@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/ringfence/ringfence/internal/modelpath"
 	"github.com/ringfence/ringfence/outcome"
 )
 
@@ -72,10 +73,10 @@ type GrepResult struct {
 func (w *Workspace) GrepFiles(pattern string, opts GrepOptions) (GrepResult, error) {
 	m, err := compileMatcher(pattern, opts.CaseInsensitive)
 	if err != nil {
-		return GrepResult{}, fail(outcome.Outcome{Kind: outcome.InvalidPattern, Pattern: shown(pattern), Detail: shown(err.Error())})
+		return GrepResult{}, fail(outcome.Outcome{Kind: outcome.InvalidPattern, Pattern: modelpath.Shown(pattern), Detail: modelpath.Shown(err.Error())})
 	}
 	if opts.Glob != "" && !doublestar.ValidatePattern(opts.Glob) {
-		return GrepResult{}, fail(outcome.Outcome{Kind: outcome.InvalidPattern, Pattern: shown(opts.Glob), Detail: "not a valid glob pattern"})
+		return GrepResult{}, fail(outcome.Outcome{Kind: outcome.InvalidPattern, Pattern: modelpath.Shown(opts.Glob), Detail: "not a valid glob pattern"})
 	}
 	rel, real, st, err := w.openBase(opts.Path)
 	if err != nil {
@@ -92,7 +93,7 @@ func (w *Workspace) GrepFiles(pattern string, opts GrepOptions) (GrepResult, err
 	}
 	res := g.result(pattern)
 	if res.Matches == 0 && len(res.Limited) == 0 {
-		return GrepResult{}, fail(outcome.Outcome{Kind: outcome.NoMatches, Pattern: shown(pattern), Scope: w.model(rel)})
+		return GrepResult{}, fail(outcome.Outcome{Kind: outcome.NoMatches, Pattern: modelpath.Shown(pattern), Scope: w.model(rel)})
 	}
 	return res, nil
 }

@@ -108,7 +108,7 @@ func kindOf(err error) outcome.Kind {
 	if err == nil {
 		return outcome.OK
 	}
-	if o, ok := OutcomeOf(err); ok {
+	if o, ok := outcome.Of(err); ok {
 		return o.Kind
 	}
 	return "error:" + outcome.Kind(err.Error())
@@ -119,6 +119,6 @@ func wantKind(t testing.TB, what string, err error, want outcome.Kind) outcome.O
 	if got := kindOf(err); got != want {
 		t.Errorf("%s: got %s, want %s", what, got, want)
 	}
-	o, _ := OutcomeOf(err)
+	o, _ := outcome.Of(err)
 	return o
 }

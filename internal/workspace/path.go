@@ -1,9 +1,9 @@
 package workspace
 
 import (
-	"errors"
 	"strings"
 
+	"github.com/ringfence/ringfence/internal/modelpath"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
 	"github.com/ringfence/ringfence/policy"
@@ -21,55 +21,17 @@ const (
 // because the name is protected at any depth (policy.MatchProtectedName).
 const ReasonProtectedName = "protected-name"
 
-// clean turns a model path into a clean relative path. A path under the
-// mount path ("/workspace/src/a.go") is accepted and made relative first;
-// every other absolute path is left for pathrule to refuse.
-func (w *Workspace) clean(path string) (string, error) {
-	rel, err := pathrule.Clean(w.stripMount(path))
-	if err != nil {
-		var pe *pathrule.Error
-		reason := "invalid"
-		if errors.As(err, &pe) {
-			reason = string(pe.Reason)
-		}
-		return "", fail(outcome.Outcome{Kind: outcome.PathRejected, Path: shown(path), Reason: reason})
-	}
-	return rel, nil
-}
+// mount is the model-path reading of this workspace (internal/modelpath):
+// mount stripping, cleaning, the bound and the refusal, shared with the
+// tools and the facade.
+func (w *Workspace) mount() modelpath.Mount { return modelpath.Mount(w.opts.MountPath) }
+
+// clean turns a model path into a clean relative path, or path-rejected.
+func (w *Workspace) clean(path string) (string, error) { return w.mount().Clean(path) }
 
 // cleanScope is clean for the base of a walk, where the root itself
 // ("", ".", "/workspace") is a valid answer.
-func (w *Workspace) cleanScope(path string) (string, error) {
-	if path == "" {
-		return "", nil
-	}
-	rel, err := w.clean(path)
-	if o, ok := OutcomeOf(err); ok && o.Kind == outcome.PathRejected &&
-		(o.Reason == string(pathrule.Dot) || o.Reason == string(pathrule.Empty)) {
-		return "", nil
-	}
-	return rel, err
-}
-
-func (w *Workspace) stripMount(path string) string {
-	m := w.opts.MountPath
-	switch {
-	case path == m || path == m+"/":
-		return "."
-	case strings.HasPrefix(path, m+"/"):
-		return strings.TrimLeft(path[len(m):], "/")
-	}
-	return path
-}
-
-// shown bounds a refused path before it goes into an outcome.
-func shown(path string) string {
-	const max = 512
-	if len(path) > max {
-		return path[:max] + "…"
-	}
-	return path
-}
+func (w *Workspace) cleanScope(path string) (string, error) { return w.mount().Scope(path) }
 
 // lookupFailure turns an errno from a lookup into the outcome for rel.
 func (w *Workspace) lookupFailure(rel string, err error) error {

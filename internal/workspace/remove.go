@@ -131,7 +131,7 @@ func (w *Workspace) removeChildren(fd int, real, shown string, dry bool, depth i
 }
 
 func isGone(err error) bool {
-	o, ok := OutcomeOf(err)
+	o, ok := outcome.Of(err)
 	return ok && o.Kind == outcome.NotFound
 }
 

@@ -61,7 +61,7 @@ func (w *Workspace) Open(path string) (*os.File, Info, error) {
 }
 
 func isRace(err error) bool {
-	o, ok := OutcomeOf(err)
+	o, ok := outcome.Of(err)
 	return ok && o.Kind == outcome.IOFailure && o.Detail == changed
 }
 
@@ -150,7 +150,7 @@ type StreamOptions struct {
 // as WriteFile does: parents made after the policy allowed each, the temp
 // file filled, fsynced and renamed over the name after the name was
 // re-checked, and removed on every failure. An error from r is returned
-// wrapped in an io-failure *Error (DetailSource), so callers can tell a
+// wrapped in an io-failure *outcome.Error (DetailSource), so callers can tell a
 // broken upload from a broken disk.
 func (w *Workspace) WriteStream(path string, r io.Reader, opts StreamOptions) (WriteResult, error) {
 	if opts.MaxBytes <= 0 {

@@ -127,7 +127,7 @@ func TestWriteStream(t *testing.T) {
 				}
 			}
 			_, err = w.WriteStream("cut", errReader{}, opts)
-			if o, _ := OutcomeOf(err); o.Kind != outcome.IOFailure || o.Detail != DetailSource {
+			if o, _ := outcome.Of(err); o.Kind != outcome.IOFailure || o.Detail != DetailSource {
 				t.Errorf("broken source: %v", err)
 			}
 			for _, p := range []string{"big", "sub", "deep", "cut"} {

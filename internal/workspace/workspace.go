@@ -11,7 +11,6 @@ import (
 
 // The default bounds of a walk (list, glob, grep).
 const (
-	DefaultMountPath    = "/workspace"
 	DefaultMaxEntries   = 2_000_000 // directory entries one walk visits (a time guard, named when hit)
 	DefaultMaxFileBytes = 64 << 20  // grep skips larger files, and says so
 	DefaultMaxLineChars = 2_000     // characters of one line shown
@@ -43,7 +42,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.MountPath == "" {
-		o.MountPath = DefaultMountPath
+		o.MountPath = outcome.DefaultMountPath
 	}
 	o.MountPath = "/" + strings.Trim(o.MountPath, "/")
 	setInt(&o.MaxEntries, DefaultMaxEntries)
@@ -91,7 +90,7 @@ func New(pol *policy.Policy, opts Options) (*Workspace, error) {
 	}
 	fd, err := sysOpenRoot(pol.Root)
 	if err != nil {
-		return nil, &Error{Outcome: ioFailure(opts.withDefaults().MountPath, "the workspace root cannot be opened")}
+		return nil, fail(ioFailure(opts.withDefaults().MountPath, "the workspace root cannot be opened"))
 	}
 	return &Workspace{pol: pol, opts: opts.withDefaults(), res: &resolver{rootfd: fd}}, nil
 }
@@ -108,57 +107,27 @@ func (w *Workspace) MountPath() string { return w.opts.MountPath }
 
 func usage(what string) error { return errors.Join(ErrUsage, errors.New("workspace: "+what)) }
 
-// Error is a refused or failed operation: one model-facing outcome. Its
-// message holds the kind and the model path, never contents or host paths.
-type Error struct {
-	Outcome outcome.Outcome
-}
-
-func (e *Error) Error() string {
-	msg := "workspace: " + string(e.Outcome.Kind)
-	if e.Outcome.Path != "" {
-		msg += ": " + e.Outcome.Path
-	}
-	if e.Outcome.Reason != "" {
-		msg += " (" + e.Outcome.Reason + ")"
-	}
-	return msg
-}
-
-// Unwrap ties denials to policy.ErrDenied and path refusals to
-// pathrule.ErrPathRefused, so callers can test with errors.Is.
-func (e *Error) Unwrap() error {
-	switch e.Outcome.Kind {
+// fail is a refused or failed operation: an outcome.Error (read it with
+// outcome.Of) whose message holds the kind and the model path, never
+// contents or host paths. Denials unwrap to policy.ErrDenied and path
+// refusals to pathrule.ErrPathRefused, so callers can test with errors.Is.
+func fail(o outcome.Outcome) error {
+	var sentinel error
+	switch o.Kind {
 	case outcome.DeniedByPolicy, outcome.OutsideWriteRoot:
-		return policy.ErrDenied
+		sentinel = policy.ErrDenied
 	case outcome.PathRejected:
-		return pathrule.ErrPathRefused
+		sentinel = pathrule.ErrPathRefused
 	}
-	return nil
+	return &outcome.Error{Op: "workspace", Outcome: o, Err: sentinel}
 }
-
-// OutcomeOf extracts the outcome of an error from this package.
-func OutcomeOf(err error) (outcome.Outcome, bool) {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Outcome, true
-	}
-	return outcome.Outcome{}, false
-}
-
-func fail(o outcome.Outcome) error { return &Error{Outcome: o} }
 
 func ioFailure(path, detail string) outcome.Outcome {
 	return outcome.Outcome{Kind: outcome.IOFailure, Path: path, Detail: detail}
 }
 
 // model is the model path of rel: the mount path, then rel.
-func (w *Workspace) model(rel string) string {
-	if rel == "" {
-		return w.opts.MountPath
-	}
-	return w.opts.MountPath + "/" + rel
-}
+func (w *Workspace) model(rel string) string { return w.mount().Model(rel) }
 
 // host is the policy's path for rel: the root, then rel. Only the policy
 // sees it; it never reaches an outcome.
@@ -183,3 +152,8 @@ func joinRel(dir, name string) string {
 	}
 	return dir + "/" + name
 }
+
+// Fail is the workspace's refusal of o, as its own operations return it
+// (with the same sentinels), for a server that refuses on the
+// workspace's behalf (internal/sandboxd/files).
+func Fail(o outcome.Outcome) error { return fail(o) }

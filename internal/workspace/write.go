@@ -184,7 +184,7 @@ func (w *Workspace) replace(t target, content []byte) error {
 // replaceWith fills a temp file beside the target with fill, gives it perm,
 // fsyncs it and renames it over the name after recheck accepted what the
 // name holds now. The temp file is removed on every failure; a fill error
-// that is a *Error is returned as it is.
+// that is an *outcome.Error is returned as it is.
 func (w *Workspace) replaceWith(t target, perm fs.FileMode, recheck func(target) error, fill func(fd int) error) error {
 	tmp := tempName()
 	fd, err := sysCreateTemp(t.dirfd, tmp)
@@ -202,7 +202,7 @@ func (w *Workspace) replaceWith(t target, perm fs.FileMode, recheck func(target)
 		err = syncedPerm(fd, perm)
 	}
 	sysClose(fd)
-	if _, ok := OutcomeOf(err); ok {
+	if _, ok := outcome.Of(err); ok {
 		return err
 	}
 	if err != nil {

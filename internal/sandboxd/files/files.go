@@ -19,7 +19,7 @@ import (
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	p := h.modelPath(r)
 	f, info, err := h.ws.Open(p)
-	if o, ok := workspace.OutcomeOf(err); ok && o.Kind == outcome.IsADirectory {
+	if o, ok := outcome.Of(err); ok && o.Kind == outcome.IsADirectory {
 		h.list(w, r, p)
 		return
 	}
@@ -29,8 +29,8 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	if info.Links > 1 && !h.opts.AllowHardLinkReads {
-		h.fail(w, r, &workspace.Error{Outcome: outcome.Outcome{Kind: outcome.DeniedByPolicy, Path: info.Path,
-			Axis: "read", Reason: workspace.ReasonAliased}})
+		h.fail(w, r, workspace.Fail(outcome.Outcome{Kind: outcome.DeniedByPolicy, Path: info.Path,
+			Axis: "read", Reason: workspace.ReasonAliased}))
 		return
 	}
 	h.ok(w, outcome.Outcome{Kind: outcome.OK, Path: info.Path})
@@ -72,8 +72,8 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 	}
 	max := h.opts.MaxUploadBytes
 	if r.ContentLength > max+multipartSlack {
-		h.fail(w, r, &workspace.Error{Outcome: outcome.Outcome{Kind: outcome.OverBudget, Path: h.shownPath(r),
-			Bound: "maxBytes", Limit: max, Observed: r.ContentLength}})
+		h.fail(w, r, workspace.Fail(outcome.Outcome{Kind: outcome.OverBudget, Path: h.shownPath(r),
+			Bound: "maxBytes", Limit: max, Observed: r.ContentLength}))
 		return
 	}
 	body := &tracked{r: http.MaxBytesReader(w, r.Body, max+multipartSlack), rc: http.NewResponseController(w), idle: h.opts.UploadIdle}
@@ -86,8 +86,8 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(body.err, &tooBig) {
-			err = &workspace.Error{Outcome: outcome.Outcome{Kind: outcome.OverBudget, Path: h.shownPath(r),
-				Bound: "maxBytes", Limit: max}}
+			err = workspace.Fail(outcome.Outcome{Kind: outcome.OverBudget, Path: h.shownPath(r),
+				Bound: "maxBytes", Limit: max})
 		}
 		h.fail(w, r, err)
 		return

@@ -159,7 +159,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // fail answers a refused or failed file operation: the spec's status and
 // error body, the narration as its message, the outcome in the header.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	o, ok := workspace.OutcomeOf(err)
+	o, ok := outcome.Of(err)
 	if !ok {
 		o = outcome.Outcome{Kind: outcome.IOFailure, Detail: "the request could not be served"}
 	}
