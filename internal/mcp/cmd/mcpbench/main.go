@@ -27,7 +27,6 @@ import (
 
 	"github.com/ringfence/ringfence"
 	rfmcp "github.com/ringfence/ringfence/internal/mcp"
-	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
 
@@ -64,7 +63,7 @@ func main() {
 }
 
 func sandbox(root string) (*ringfence.Local, error) {
-	return ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Defaults: policy.AgentDefaults()})
+	return ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace"}) // the zero Defaults: the agent profile
 }
 
 func serve(root string) int {
