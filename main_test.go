@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/ringfence/ringfence/internal/entry"
 )
 
 // dialEnv makes this test binary a small Go client: it fetches the URL
@@ -26,11 +28,6 @@ func dialMain(url string) int {
 // TestMain lets this test binary act as the sandbox init, the subreaper
 // and bwrap's exec shim: a confining Local re-executes the running binary.
 func TestMain(m *testing.M) {
-	if MaybeInternal() {
-		return
-	}
-	if addr := os.Getenv(dialEnv); addr != "" { // a real Go program's network errors
-		os.Exit(dialMain(addr))
-	}
-	os.Exit(m.Run())
+	entry.Role(dialEnv, dialMain)
+	entry.Tests(m)
 }
