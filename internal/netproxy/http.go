@@ -47,17 +47,15 @@ func (p *Proxy) ServeHTTP(ctx context.Context, conn net.Conn) {
 		writeStatus(conn, http.StatusBadRequest, reason, err.Error())
 		return
 	}
-	ev := Event{Via: "http", Host: t.Host(), Port: t.Port}
-	start := time.Now()
-	defer func() { ev.Duration = time.Since(start); p.report(ev) }()
-	up, d, err := p.open(ctx, t)
-	ev.Verdict, ev.Rule, ev.Reason, ev.Why = d.Verdict, d.Rule, d.Reason, d.Why
+	f, err := p.begin(ctx, "http", t)
+	defer f.end()
+	ev, up, d := &f.ev, f.up, f.d
 	if err != nil {
-		deny(conn, &ev, d, err)
+		deny(conn, ev, d, err)
 		return
 	}
 	defer up.Close()
-	p.forward(&ev, t, conn, br, up, req)
+	p.forward(ev, t, conn, br, up, req)
 }
 
 func (p *Proxy) serveConnect(ctx context.Context, conn net.Conn, br *bufio.Reader, req *http.Request) {
@@ -67,20 +65,18 @@ func (p *Proxy) serveConnect(ctx context.Context, conn net.Conn, br *bufio.Reade
 		writeStatus(conn, http.StatusBadRequest, ReasonBadRequest, err.Error())
 		return
 	}
-	ev := Event{Via: "connect", Host: t.Host(), Port: t.Port}
-	start := time.Now()
-	defer func() { ev.Duration = time.Since(start); p.report(ev) }()
-	up, d, err := p.open(ctx, t)
-	ev.Verdict, ev.Rule, ev.Reason, ev.Why = d.Verdict, d.Rule, d.Reason, d.Why
+	f, err := p.begin(ctx, "connect", t)
+	defer f.end()
+	ev, up, d := &f.ev, f.up, f.d
 	if err != nil {
-		deny(conn, &ev, d, err)
+		deny(conn, ev, d, err)
 		return
 	}
 	defer up.Close()
 	if _, err := conn.Write([]byte("HTTP/1.1 200 Connection Established\r\n\r\n")); err != nil {
 		return
 	}
-	p.tunnel(&ev, t, conn, br, up)
+	p.tunnel(ev, t, conn, br, up)
 }
 
 // deny answers a refused or failed request and records why.
