@@ -47,15 +47,13 @@ func (p *Proxy) ServeHTTP(ctx context.Context, conn net.Conn) {
 		writeStatus(conn, http.StatusBadRequest, reason, err.Error())
 		return
 	}
-	f, err := p.begin(ctx, "http", t)
+	f := p.beginHTTP(ctx, conn, "http", t)
 	defer f.end()
-	ev, up, d := &f.ev, f.up, f.d
-	if err != nil {
-		deny(conn, ev, d, err)
-		return
+	if f.up == nil {
+		return // refused or not reached: the client has its answer
 	}
-	defer up.Close()
-	p.forward(ev, t, conn, br, up, req)
+	defer f.up.Close()
+	p.forward(&f.ev, t, conn, br, f.up, req)
 }
 
 func (p *Proxy) serveConnect(ctx context.Context, conn net.Conn, br *bufio.Reader, req *http.Request) {
@@ -65,21 +63,30 @@ func (p *Proxy) serveConnect(ctx context.Context, conn net.Conn, br *bufio.Reade
 		writeStatus(conn, http.StatusBadRequest, ReasonBadRequest, err.Error())
 		return
 	}
-	f, err := p.begin(ctx, "connect", t)
+	f := p.beginHTTP(ctx, conn, "connect", t)
 	defer f.end()
-	ev, up, d := &f.ev, f.up, f.d
-	if err != nil {
-		deny(conn, ev, d, err)
-		return
+	if f.up == nil {
+		return // refused or not reached: the client has its answer
 	}
-	defer up.Close()
+	defer f.up.Close()
 	if _, err := conn.Write([]byte("HTTP/1.1 200 Connection Established\r\n\r\n")); err != nil {
 		return
 	}
-	p.tunnel(ev, t, conn, br, up)
+	p.tunnel(&f.ev, t, conn, br, f.up)
 }
 
 // deny answers a refused or failed request and records why.
+// beginHTTP is begin for the HTTP front ends: a refusal is answered 403
+// with the reason, a failed dial 502, and the flow then has no upstream.
+func (p *Proxy) beginHTTP(ctx context.Context, conn net.Conn, via string, t Target) *flow {
+	f, err := p.begin(ctx, via, t)
+	if err != nil {
+		deny(conn, &f.ev, f.d, err)
+		f.up = nil
+	}
+	return f
+}
+
 func deny(conn net.Conn, ev *Event, d Decision, err error) {
 	if _, ok := err.(*errDenied); ok {
 		writeStatus(conn, http.StatusForbidden, d.Reason, d.Why)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -21,15 +20,7 @@ func replacedHelper() {
 	if err := replacebin.Plant(); err != nil {
 		helperFail(err)
 	}
-	if replacebin.Control() {
-		path, err := os.Executable()
-		if err != nil {
-			helperFail(err)
-		}
-		out, err := exec.Command(path, reapArg).CombinedOutput()
-		fmt.Printf("control ran %s: %v %q\n", path, err, out)
-		os.Exit(0)
-	}
+	replacebin.Control(os.Executable, reapArg)
 	r, err := Run(context.Background(), shCmd("echo reaped-ok"), Options{Timeout: time.Minute, Reaper: true})
 	if err != nil {
 		helperFail(err)

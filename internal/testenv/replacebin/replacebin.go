@@ -43,8 +43,22 @@ func Plant() error {
 	return os.Rename(exe+".new", exe)
 }
 
-// Control reports whether this helper is the control run.
-func Control() bool { return os.Getenv(controlEnv) == "1" }
+// Control returns at once unless this helper is the control run; then it
+// executes the binary where a path-based launcher would find it (launch
+// says where) with args, prints what happened for Test, and exits.
+func Control(launch func() (string, error), args ...string) {
+	if os.Getenv(controlEnv) != "1" {
+		return
+	}
+	path, err := launch()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "helper:", err)
+		os.Exit(3)
+	}
+	out, err := exec.Command(path, args...).CombinedOutput()
+	fmt.Printf("control ran %s: %v %q\n", path, err, out)
+	os.Exit(0)
+}
 
 // Test starts the helper (env: its role and anything else it needs) twice,
 // each time from a fresh copy of the test binary: as the control, whose
