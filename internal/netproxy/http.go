@@ -172,16 +172,7 @@ func (p *Proxy) forward(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up
 		req.URL.Scheme, req.URL.Host = "", ""
 		req.Header.Del("Proxy-Connection")
 		req.Header.Del("Proxy-Authorization")
-		if err := writeCounted(req.Write, up, &ev.Up); err != nil {
-			return
-		}
-		resp, err := http.ReadResponse(ubr, req)
-		if err != nil {
-			return
-		}
-		err = writeResponse(conn, resp, ubr, up, &ev.Down)
-		resp.Body.Close()
-		if err != nil || resp.Close || req.Close {
+		if !exchange(ev, conn, req, up, ubr) {
 			return
 		}
 		hosts, err := peekHosts(br)
@@ -203,6 +194,22 @@ func (p *Proxy) forward(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up
 	}
 }
 
+// exchange sends req upstream and relays its response to the client,
+// counting both ways; false ends the connection (an error, or either side
+// asked to close).
+func exchange(ev *Event, conn net.Conn, req *http.Request, up net.Conn, ubr *bufio.Reader) bool {
+	if err := writeCounted(req.Write, up, &ev.Up); err != nil {
+		return false
+	}
+	resp, err := http.ReadResponse(ubr, req)
+	if err != nil {
+		return false
+	}
+	err = writeResponse(conn, resp, ubr, up, &ev.Down)
+	resp.Body.Close()
+	return err == nil && !resp.Close && !req.Close
+}
+
 // relayHTTP proxies plain HTTP inside a tunnel request by request, each
 // Host header checked against the tunnel's target.
 func (p *Proxy) relayHTTP(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up net.Conn) {
@@ -217,16 +224,7 @@ func (p *Proxy) relayHTTP(ev *Event, t Target, conn net.Conn, br *bufio.Reader, 
 			writeStatus(conn, http.StatusForbidden, ReasonHostMatch, "")
 			return
 		}
-		if err := writeCounted(req.Write, up, &ev.Up); err != nil {
-			return
-		}
-		resp, err := http.ReadResponse(ubr, req)
-		if err != nil {
-			return
-		}
-		err = writeResponse(conn, resp, ubr, up, &ev.Down)
-		resp.Body.Close()
-		if err != nil || resp.Close || req.Close {
+		if !exchange(ev, conn, req, up, ubr) {
 			return
 		}
 	}
