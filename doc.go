@@ -13,8 +13,9 @@
 // conformance checks any implementation the same way; package tools turns a
 // sandbox into the tool definitions an agent calls.
 //
-// The zero Config (only Root set) is the agent profile, policy.AgentDefaults:
-// the workspace writable, the host readable, no network. A context
+// The zero Config (only Root set) is the agent profile, policy.AgentProfile:
+// the workspace writable, the host readable but the user's credential
+// places, no network (policy.AllowList asks for an allow-list instead). A context
 // deadline is reported as KindTimedOut; an Exec whose context is already
 // done returns an error wrapping context.DeadlineExceeded or
 // context.Canceled. A command that could not be run exits 126 or 127, on

@@ -1,11 +1,12 @@
 package ringfence
 
 import (
-	"os"
-
-	"github.com/ringfence/ringfence/internal/confine/bwrap"
-	"github.com/ringfence/ringfence/internal/confine/initproc"
-	"github.com/ringfence/ringfence/internal/run"
+	// The packages whose entry points a confining Local re-executes this
+	// binary as; each registers itself in the entry table.
+	_ "github.com/ringfence/ringfence/internal/confine/bwrap"
+	_ "github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/entry"
+	_ "github.com/ringfence/ringfence/internal/run"
 )
 
 // MaybeInternal runs the hidden entry point this binary was re-executed as,
@@ -23,22 +24,7 @@ import (
 //	}
 //
 // It never returns true: each entry point exits the process itself. The
-// result is a bool so the call reads as a guard.
-func MaybeInternal() bool {
-	// Dispatch runs the subreaper when this is one, and otherwise records
-	// that re-executing this binary as the reaper is safe.
-	run.Dispatch()
-	if len(os.Args) < 2 {
-		return false
-	}
-	switch os.Args[1] {
-	case initproc.Arg:
-		initproc.Main()
-	case bwrap.ShimArg:
-		os.Exit(bwrap.Shim(os.Args[2:]))
-	default:
-		return false
-	}
-	os.Exit(125) // unreachable: the entry points above never return
-	return true
-}
+// result is a bool so the call reads as a guard. It is a thin call into
+// the one entry table (internal/entry), which also records that this
+// binary dispatches, so it may be re-executed as the reaper.
+func MaybeInternal() bool { return entry.Dispatch() }

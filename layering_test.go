@@ -14,16 +14,6 @@ import (
 
 const module = "github.com/ringfence/ringfence"
 
-// awaitingRegistry are the TestMain files that still call MaybeInternal
-// from the root: the registry of internal entry points (issue 13, item 5)
-// replaces these calls. An entry whose file no longer imports the root
-// fails the test, so the list only shrinks.
-var awaitingRegistry = []string{
-	"internal/coderun/main_test.go",
-	"internal/mcp/main_test.go",
-	"internal/sandboxd/process/main_test.go",
-}
-
 // imports lists the import paths of one Go file.
 func imports(t *testing.T, path string) []string {
 	t.Helper()
@@ -51,12 +41,8 @@ func TestNoInternalImportsTheRoot(t *testing.T) {
 		}
 		seen++
 		path = filepath.ToSlash(path)
-		bad := slices.Contains(imports(t, path), module)
-		switch exempt := slices.Contains(awaitingRegistry, path); {
-		case bad && !exempt:
+		if slices.Contains(imports(t, path), module) {
 			t.Errorf("%s imports the root package %s: declare the interface it needs, or use internal/sandbox", path, module)
-		case exempt && !bad:
-			t.Errorf("%s no longer imports the root: remove it from awaitingRegistry", path)
 		}
 		return nil
 	})
@@ -73,7 +59,8 @@ func TestRootIsOnlyTheFacade(t *testing.T) {
 	allowed := []string{
 		"os",
 		module + "/internal/sandbox",
-		// MaybeInternal's entry points.
+		// MaybeInternal's registry of re-executed entry points.
+		module + "/internal/entry",
 		module + "/internal/confine/bwrap", module + "/internal/confine/initproc", module + "/internal/run",
 	}
 	files, err := filepath.Glob("*.go")

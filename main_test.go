@@ -1,8 +1,9 @@
 package ringfence
 
 import (
-	"os"
 	"testing"
+
+	"github.com/ringfence/ringfence/internal/entry"
 )
 
 // TestMain lets this test binary act as the sandbox init, the subreaper
@@ -10,8 +11,5 @@ import (
 // (The tests that use the dial client moved with the pipeline to
 // internal/sandbox, whose TestMain serves it.)
 func TestMain(m *testing.M) {
-	if MaybeInternal() {
-		return
-	}
-	os.Exit(m.Run())
+	entry.Tests(m)
 }

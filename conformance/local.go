@@ -11,15 +11,11 @@ import (
 )
 
 // LocalConfig is the configuration Local gives ringfence.Local: a fresh
-// workspace, workspace-write over a readable host, network denied — the
-// agent profile ringfence is for.
+// workspace under the zero Defaults, which is the agent profile ringfence
+// is for (policy.AgentProfile: workspace-write over a readable host, the
+// user's credentials denied, network denied).
 func LocalConfig(root, backend string) ringfence.Config {
-	return ringfence.Config{
-		Root:     root,
-		Backend:  backend,
-		Defaults: policy.AgentDefaults(),
-		Timeout:  30 * time.Second,
-	}
+	return ringfence.Config{Root: root, Backend: backend, Timeout: 30 * time.Second}
 }
 
 // Local returns a create function for the suite: each call makes a

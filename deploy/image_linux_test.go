@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/containertest/profile"
 	"github.com/ringfence/ringfence/internal/testenv"
 )
 
@@ -109,43 +110,6 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// noNamespacesProfile is the runtime's default seccomp profile changed the
-// way Docker's default (and Kubernetes' RuntimeDefault without
-// CAP_SYS_ADMIN) is: no new namespaces. The same construction as
-// internal/containertest's, which a test package cannot import.
-func noNamespacesProfile(t *testing.T) string {
-	t.Helper()
-	const base = "/usr/share/containers/seccomp.json"
-	raw, err := os.ReadFile(base)
-	testenv.Need(t, "the container runtime's seccomp profile "+base, err)
-	var prof map[string]any
-	must(t, json.Unmarshal(raw, &prof))
-	banned := map[string]bool{"unshare": true, "setns": true, "clone": true, "clone3": true}
-	var rules []any
-	for _, r := range prof["syscalls"].([]any) {
-		rule := r.(map[string]any)
-		var names []any
-		for _, n := range rule["names"].([]any) {
-			if !banned[n.(string)] {
-				names = append(names, n)
-			}
-		}
-		if len(names) > 0 {
-			rule["names"] = names
-			rules = append(rules, rule)
-		}
-	}
-	const cloneNewMask = 0x7E020000 // CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET
-	rules = append(rules,
-		map[string]any{"names": []string{"clone"}, "action": "SCMP_ACT_ALLOW",
-			"args": []map[string]any{{"index": 0, "value": cloneNewMask, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}}},
-		map[string]any{"names": []string{"clone3"}, "action": "SCMP_ACT_ERRNO", "errnoRet": 38},
-		map[string]any{"names": []string{"unshare", "setns"}, "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
-	)
-	prof["syscalls"] = rules
-	out, err := json.Marshal(prof)
-	must(t, err)
-	file := filepath.Join(t.TempDir(), "no-namespaces.json")
-	must(t, os.WriteFile(file, out, 0o644))
-	return file
-}
+// noNamespacesProfile is the Docker-like seccomp profile that refuses new
+// namespaces (internal/containertest/profile).
+func noNamespacesProfile(t *testing.T) string { return profile.NoNamespacesFile(t) }

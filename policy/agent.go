@@ -16,6 +16,29 @@ func AgentDefaults() Defaults {
 	}
 }
 
+// AgentProfile is the agent profile for a host: AgentDefaults plus deny
+// entries for the credential places under home that exist
+// (CredentialEntries; exists is the caller's file-system check). It is
+// what a zero ringfence.Config and the CLI's built-in defaults both get, so
+// neither spells the profile out. An empty home adds no entries.
+func AgentProfile(home string, exists func(string) bool) Defaults {
+	d := AgentDefaults()
+	d.Entries = CredentialEntries(home, exists)
+	return d
+}
+
+// AllowList is the agent profile over an allow-list baseline: nothing on
+// the host is readable but entries (and the writable roots). It is the
+// explicit way to ask for a Deny baseline: a Defaults that sets nothing
+// else is zero, and a zero Defaults means the agent profile to a facade
+// (see IsZero), so Defaults{Baseline: Deny} alone would not say it.
+func AllowList(entries ...Entry) Defaults {
+	d := AgentDefaults()
+	d.Baseline = Deny
+	d.Entries = append([]Entry(nil), entries...)
+	return d
+}
+
 // IsZero reports whether d sets nothing at all: no field differs from its
 // zero value. A zero Defaults is the one value a caller cannot have meant
 // literally (read-only over an allow-list that lists nothing), so a facade

@@ -72,3 +72,58 @@ func TestDefaultsIsZeroCoversEveryField(t *testing.T) {
 		t.Fatalf("Defaults has %d fields; teach IsZero and TestDefaultsIsZero the new one", n)
 	}
 }
+
+func TestAgentProfile(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Mkdir(home+"/.ssh", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	d := AgentProfile(home, exists)
+	want := AgentDefaults()
+	want.Entries = []Entry{{Path: home + "/.ssh", Access: Deny}}
+	if !reflect.DeepEqual(d, want) {
+		t.Fatalf("AgentProfile = %+v, want %+v", d, want)
+	}
+	if d := AgentProfile("", exists); !reflect.DeepEqual(d, AgentDefaults()) {
+		t.Fatalf("no home: %+v, want AgentDefaults", d)
+	}
+	d.Root = t.TempDir()
+	p, err := Resolve(Request{}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.AccessAt(home+"/.ssh/id_ed25519") != Deny || p.AccessAt(home) != Read {
+		t.Fatalf("credential dir %v, home %v", p.AccessAt(home+"/.ssh/id_ed25519"), p.AccessAt(home))
+	}
+}
+
+// An allow-list asked for explicitly is never read as the zero Defaults
+// (which a facade turns into the read-everything agent profile), even with
+// no entries at all.
+func TestAllowList(t *testing.T) {
+	for _, entries := range [][]Entry{nil, {{Path: "/usr", Access: Read}}} {
+		d := AllowList(entries...)
+		if d.IsZero() || d.Baseline != Deny {
+			t.Fatalf("AllowList(%v): zero %v baseline %v", entries, d.IsZero(), d.Baseline)
+		}
+		d.Root = t.TempDir()
+		p, err := Resolve(Request{}, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.AccessAt("/etc/passwd") != Deny || p.AccessAt(d.Root) != Write {
+			t.Fatalf("AllowList(%v): /etc/passwd %v, root %v", entries, p.AccessAt("/etc/passwd"), p.AccessAt(d.Root))
+		}
+		if len(entries) > 0 && p.AccessAt("/usr/bin") != Read {
+			t.Fatalf("listed /usr: %v", p.AccessAt("/usr/bin"))
+		}
+	}
+	// The caller's slice is copied.
+	e := []Entry{{Path: "/a", Access: Read}}
+	d := AllowList(e...)
+	e[0].Path = "/b"
+	if d.Entries[0].Path != "/a" {
+		t.Fatal("AllowList shares the caller's entries")
+	}
+}

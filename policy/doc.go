@@ -24,6 +24,15 @@
 //     first successful Resolve (atomically: of many concurrent uses exactly
 //     one wins); an expired one, or one bound to another session, is refused.
 //
+// # The agent profile
+//
+// This package owns the profile ringfence is for, defined once:
+// AgentDefaults (workspace-write, the host readable, no network, a process
+// bound) and AgentProfile (that plus the user's credential places denied).
+// A zero Defaults sets nothing and is read by the facade as that profile;
+// any other value is taken as written with its zero fields the strictest,
+// so AllowList is the explicit way to ask for an allow-list baseline.
+//
 // # Layers
 //
 // A Policy is a baseline (read: a deny-list; deny: an allow-list) plus

@@ -19,19 +19,17 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
-	"sort"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/benchkit"
 	rfmcp "github.com/ringfence/ringfence/internal/mcp"
 	"github.com/ringfence/ringfence/outcome"
-	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
 
@@ -39,8 +37,9 @@ func main() {
 	if ringfence.MaybeInternal() {
 		return
 	}
+	serving := len(os.Args) == 3 && os.Args[1] == "serve"
 	if p := os.Getenv("MCPBENCH_CPUPROFILE"); p != "" {
-		if os.Args[1] == "serve" {
+		if serving {
 			p += ".server"
 		}
 		f, err := os.Create(p)
@@ -49,13 +48,10 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	if len(os.Args) == 3 && os.Args[1] == "serve" {
+	if serving {
 		code := serve(os.Args[2])
 		pprof.StopCPUProfile()
 		os.Exit(code)
-	}
-	if len(os.Args) == 3 && os.Args[1] == "serve" {
-		os.Exit(serve(os.Args[2]))
 	}
 	n := flag.Int("n", 2000, "read_file calls per side")
 	cn := flag.Int("cmd-n", 200, "run_command calls per side")
@@ -68,7 +64,7 @@ func main() {
 }
 
 func sandbox(root string) (*ringfence.Local, error) {
-	return ringfence.New(ringfence.Config{Root: root, MountPath: outcome.DefaultMountPath, Defaults: policy.AgentDefaults()})
+	return ringfence.New(ringfence.Config{Root: root, MountPath: outcome.DefaultMountPath}) // the zero Defaults: the agent profile
 }
 
 func serve(root string) int {
@@ -91,12 +87,11 @@ type op struct {
 }
 
 func bench(n, cn int, server string) error {
-	root, err := os.MkdirTemp("", "mcpbench")
+	root, cleanup, err := benchkit.Workspace("mcpbench")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(root)
-	root, _ = filepath.EvalSymlinks(root)
+	defer cleanup()
 	line := strings.Repeat("x", 63) + "\n"
 	if err := os.WriteFile(filepath.Join(root, "4k.txt"), []byte(strings.Repeat(line, 64)), 0o644); err != nil {
 		return err
@@ -117,10 +112,7 @@ func bench(n, cn int, server string) error {
 	} else {
 		argv = append(strings.Fields(server), "--root", root)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = os.Stderr
-	c := sdk.NewClient(&sdk.Implementation{Name: "mcpbench", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, cmd, err := benchkit.Connect(ctx, "mcpbench", argv, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -131,7 +123,7 @@ func bench(n, cn int, server string) error {
 	fmt.Printf("backend %s; server %s\n", sb.Backend(), strings.Join(argv[:min(2, len(argv))], " "))
 	fmt.Printf("%-12s %-6s %10s %10s\n", "op", "path", "p50", "p99")
 	for _, o := range ops {
-		api, err := measure(o.n, func() error {
+		api, err := benchkit.Measure(o.n, func() error {
 			if r := set.Call(ctx, o.name, json.RawMessage(o.args)); r.IsError {
 				return fmt.Errorf("%s: %s", o.name, r.Outcome.Kind)
 			}
@@ -142,7 +134,7 @@ func bench(n, cn int, server string) error {
 		}
 		var args map[string]any
 		_ = json.Unmarshal([]byte(o.args), &args)
-		wire, err := measure(o.n, func() error {
+		wire, err := benchkit.Measure(o.n, func() error {
 			r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: o.name, Arguments: args})
 			if err == nil && r.IsError {
 				err = fmt.Errorf("%s: tool error", o.name)
@@ -156,32 +148,13 @@ func bench(n, cn int, server string) error {
 		fmt.Printf("%-12s %-6s %10s %10s\n", o.name, "stdio", wire[0], wire[1])
 		fmt.Printf("%-12s %-6s %10s\n", o.name, "added", (wire[0] - api[0]).Round(time.Microsecond))
 	}
-	ping, err := measure(n, func() error { return cs.Ping(ctx, nil) })
+	ping, err := benchkit.Measure(n, func() error { return cs.Ping(ctx, nil) })
 	if err != nil {
 		return err
 	}
 	fmt.Printf("%-12s %-6s %10s %10s   (the SDK's JSON-RPC floor over the pipe)\n", "ping", "stdio", ping[0], ping[1])
 	fmt.Printf("idle server RSS: %.1f MiB (after a 500 ms idle, before any call)\n", float64(idle)/(1<<20))
 	return nil
-}
-
-// measure runs f n times (after a tenth as warm-up) and returns p50, p99.
-func measure(n int, f func() error) ([2]time.Duration, error) {
-	for range max(n/10, 1) {
-		if err := f(); err != nil {
-			return [2]time.Duration{}, err
-		}
-	}
-	d := make([]time.Duration, n)
-	for i := range d {
-		start := time.Now()
-		if err := f(); err != nil {
-			return [2]time.Duration{}, err
-		}
-		d[i] = time.Since(start)
-	}
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	return [2]time.Duration{d[n/2].Round(time.Microsecond), d[n*99/100].Round(time.Microsecond)}, nil
 }
 
 // rss is the resident set of pid in bytes (0 when unknown).

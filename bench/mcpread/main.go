@@ -17,13 +17,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ringfence/ringfence/internal/benchkit"
 )
 
 func main() {
@@ -48,12 +48,11 @@ type file struct {
 }
 
 func run(rf, ref string, n int) error {
-	root, err := os.MkdirTemp("", "mcpread")
+	root, cleanup, err := benchkit.Workspace("mcpread")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(root)
-	root, _ = filepath.EvalSymlinks(root)
+	defer cleanup()
 	var files []file
 	for _, size := range []int{4 << 10, 1 << 20} {
 		var b strings.Builder
@@ -83,16 +82,13 @@ func run(rf, ref string, n int) error {
 	p50 := map[string]time.Duration{}
 	fmt.Printf("%-10s %-9s %10s %10s\n", "server", "file", "p50", "p99")
 	for _, s := range servers {
-		cmd := exec.Command(s.argv[0], s.argv[1:]...)
-		cmd.Stderr = nil
-		c := sdk.NewClient(&sdk.Implementation{Name: "mcpread", Version: "1"}, nil)
-		cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+		cs, _, err := benchkit.Connect(ctx, "mcpread", s.argv, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.label, err)
 		}
 		for _, f := range files {
 			args := map[string]any{"path": s.path(f)}
-			d, err := measure(n, func() error {
+			d, err := benchkit.Measure(n, func() error {
 				r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: s.tool, Arguments: args})
 				if err != nil {
 					return err
@@ -117,23 +113,4 @@ func run(rf, ref string, n int) error {
 			float64(p50["ringfence"+f.name])/float64(p50["reference"+f.name]))
 	}
 	return nil
-}
-
-// measure runs f n times (after a tenth as warm-up) and returns p50, p99.
-func measure(n int, f func() error) ([2]time.Duration, error) {
-	for range max(n/10, 1) {
-		if err := f(); err != nil {
-			return [2]time.Duration{}, err
-		}
-	}
-	d := make([]time.Duration, n)
-	for i := range d {
-		start := time.Now()
-		if err := f(); err != nil {
-			return [2]time.Duration{}, err
-		}
-		d[i] = time.Since(start)
-	}
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	return [2]time.Duration{d[n/2].Round(time.Microsecond), d[n*99/100].Round(time.Microsecond)}, nil
 }

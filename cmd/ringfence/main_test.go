@@ -9,18 +9,17 @@ import (
 	"testing"
 
 	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/entry"
 	"github.com/ringfence/ringfence/internal/testenv"
 )
 
 // TestMain lets this test binary act as the sandbox init, the subreaper and
 // bwrap's exec shim: a confined run re-executes the running binary.
 func TestMain(m *testing.M) {
-	if ringfence.MaybeInternal() {
-		return
-	}
-	if os.Getenv(cliMainEnv) == "1" { // started by cliProcess: be ringfence itself
-		os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
+	entry.Role(cliMainEnv, func(string) int { // started by cliProcess: be ringfence itself
+		return execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	})
+	entry.Dispatch()
 	// ringfence run keeps a private home layer under $HOME: tests must
 	// never write the real home of whoever runs them.
 	realHome = os.Getenv("HOME")

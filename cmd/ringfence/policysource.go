@@ -33,13 +33,12 @@ type policySources struct {
 	warnings []string
 }
 
-// builtinDefaults is the CLI's policy when no file says otherwise.
+// builtinDefaults is the CLI's policy when no file says otherwise: the
+// agent profile, as a zero ringfence.Config gets it.
 func builtinDefaults(root string) policy.Defaults {
-	d := policy.AgentDefaults()
+	home, _ := os.UserHomeDir()
+	d := policy.AgentProfile(home, pathExists)
 	d.Root = root
-	if home, err := os.UserHomeDir(); err == nil {
-		d.Entries = append(d.Entries, policy.CredentialEntries(home, pathExists)...)
-	}
 	return d
 }
 

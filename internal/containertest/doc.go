@@ -22,5 +22,7 @@
 // its own outcome, stops reach the tree with 128+N, orphans are reaped,
 // nothing is left on the host). docs/containers.md has the resulting table.
 //
-// Only test files live here. The probe is built from testdata/attack.
+// Only test files live here (and profile/, the seccomp profile the
+// no-namespaces column runs under, shared with deploy/). The probe is
+// built from testdata/attack.
 package containertest

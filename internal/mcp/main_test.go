@@ -6,8 +6,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/audit"
+	"github.com/ringfence/ringfence/internal/entry"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/policy"
 	"github.com/ringfence/ringfence/tools"
 )
@@ -19,17 +20,12 @@ const serveEnv = "RINGFENCE_MCP_TEST_SERVE"
 // TestMain dispatches the sandbox's re-executed entry points, then the
 // stdio server role, then the tests.
 func TestMain(m *testing.M) {
-	if ringfence.MaybeInternal() {
-		return
-	}
-	if root := os.Getenv(serveEnv); root != "" {
-		os.Exit(serveForTest(root))
-	}
-	os.Exit(m.Run())
+	entry.Role(serveEnv, serveForTest)
+	entry.Tests(m)
 }
 
 func serveForTest(root string) int {
-	sb, err := ringfence.New(ringfence.Config{Root: root, MountPath: "/workspace", Defaults: policy.Defaults{
+	sb, err := sandbox.New(sandbox.Config{Root: root, MountPath: "/workspace", Defaults: policy.Defaults{
 		Mode: policy.WorkspaceWrite, Baseline: policy.Read,
 	}})
 	if err != nil {

@@ -47,17 +47,13 @@ func (p *Proxy) ServeHTTP(ctx context.Context, conn net.Conn) {
 		writeStatus(conn, http.StatusBadRequest, reason, err.Error())
 		return
 	}
-	ev := Event{Via: "http", Host: t.Host(), Port: t.Port}
-	start := time.Now()
-	defer func() { ev.Duration = time.Since(start); p.report(ev) }()
-	up, d, err := p.open(ctx, t)
-	ev.Verdict, ev.Rule, ev.Reason, ev.Why = d.Verdict, d.Rule, d.Reason, d.Why
-	if err != nil {
-		deny(conn, &ev, d, err)
-		return
+	f := p.beginHTTP(ctx, conn, "http", t)
+	defer f.end()
+	if f.up == nil {
+		return // refused or not reached: the client has its answer
 	}
-	defer up.Close()
-	p.forward(&ev, t, conn, br, up, req)
+	defer f.up.Close()
+	p.forward(&f.ev, t, conn, br, f.up, req)
 }
 
 func (p *Proxy) serveConnect(ctx context.Context, conn net.Conn, br *bufio.Reader, req *http.Request) {
@@ -67,23 +63,30 @@ func (p *Proxy) serveConnect(ctx context.Context, conn net.Conn, br *bufio.Reade
 		writeStatus(conn, http.StatusBadRequest, ReasonBadRequest, err.Error())
 		return
 	}
-	ev := Event{Via: "connect", Host: t.Host(), Port: t.Port}
-	start := time.Now()
-	defer func() { ev.Duration = time.Since(start); p.report(ev) }()
-	up, d, err := p.open(ctx, t)
-	ev.Verdict, ev.Rule, ev.Reason, ev.Why = d.Verdict, d.Rule, d.Reason, d.Why
-	if err != nil {
-		deny(conn, &ev, d, err)
-		return
+	f := p.beginHTTP(ctx, conn, "connect", t)
+	defer f.end()
+	if f.up == nil {
+		return // refused or not reached: the client has its answer
 	}
-	defer up.Close()
+	defer f.up.Close()
 	if _, err := conn.Write([]byte("HTTP/1.1 200 Connection Established\r\n\r\n")); err != nil {
 		return
 	}
-	p.tunnel(&ev, t, conn, br, up)
+	p.tunnel(&f.ev, t, conn, br, f.up)
 }
 
 // deny answers a refused or failed request and records why.
+// beginHTTP is begin for the HTTP front ends: a refusal is answered 403
+// with the reason, a failed dial 502, and the flow then has no upstream.
+func (p *Proxy) beginHTTP(ctx context.Context, conn net.Conn, via string, t Target) *flow {
+	f, err := p.begin(ctx, via, t)
+	if err != nil {
+		deny(conn, &f.ev, f.d, err)
+		f.up = nil
+	}
+	return f
+}
+
 func deny(conn net.Conn, ev *Event, d Decision, err error) {
 	if _, ok := err.(*errDenied); ok {
 		writeStatus(conn, http.StatusForbidden, d.Reason, d.Why)
@@ -169,16 +172,7 @@ func (p *Proxy) forward(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up
 		req.URL.Scheme, req.URL.Host = "", ""
 		req.Header.Del("Proxy-Connection")
 		req.Header.Del("Proxy-Authorization")
-		if err := writeCounted(req.Write, up, &ev.Up); err != nil {
-			return
-		}
-		resp, err := http.ReadResponse(ubr, req)
-		if err != nil {
-			return
-		}
-		err = writeResponse(conn, resp, ubr, up, &ev.Down)
-		resp.Body.Close()
-		if err != nil || resp.Close || req.Close {
+		if !exchange(ev, conn, req, up, ubr) {
 			return
 		}
 		hosts, err := peekHosts(br)
@@ -200,6 +194,22 @@ func (p *Proxy) forward(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up
 	}
 }
 
+// exchange sends req upstream and relays its response to the client,
+// counting both ways; false ends the connection (an error, or either side
+// asked to close).
+func exchange(ev *Event, conn net.Conn, req *http.Request, up net.Conn, ubr *bufio.Reader) bool {
+	if err := writeCounted(req.Write, up, &ev.Up); err != nil {
+		return false
+	}
+	resp, err := http.ReadResponse(ubr, req)
+	if err != nil {
+		return false
+	}
+	err = writeResponse(conn, resp, ubr, up, &ev.Down)
+	resp.Body.Close()
+	return err == nil && !resp.Close && !req.Close
+}
+
 // relayHTTP proxies plain HTTP inside a tunnel request by request, each
 // Host header checked against the tunnel's target.
 func (p *Proxy) relayHTTP(ev *Event, t Target, conn net.Conn, br *bufio.Reader, up net.Conn) {
@@ -214,16 +224,7 @@ func (p *Proxy) relayHTTP(ev *Event, t Target, conn net.Conn, br *bufio.Reader, 
 			writeStatus(conn, http.StatusForbidden, ReasonHostMatch, "")
 			return
 		}
-		if err := writeCounted(req.Write, up, &ev.Up); err != nil {
-			return
-		}
-		resp, err := http.ReadResponse(ubr, req)
-		if err != nil {
-			return
-		}
-		err = writeResponse(conn, resp, ubr, up, &ev.Down)
-		resp.Body.Close()
-		if err != nil || resp.Close || req.Close {
+		if !exchange(ev, conn, req, up, ubr) {
 			return
 		}
 	}

@@ -143,16 +143,9 @@ func (p *Proxy) tunnel(ev *Event, t Target, client net.Conn, br *bufio.Reader, u
 	}
 	switch {
 	case first[0] == 0x16:
-		raw, sni, err := ReadClientHello(br)
-		if err != nil || !p.sniAllowed(t, sni) {
-			ev.Verdict, ev.Reason, ev.Why = Deny, ReasonSNIMismatch, "TLS names "+strconv.Quote(sni)
-			return
+		if p.passHello(ev, t, br, upstream) {
+			relay(ev, client, br, upstream)
 		}
-		if _, err := upstream.Write(raw); err != nil {
-			return
-		}
-		ev.Up += int64(len(raw))
-		relay(ev, client, br, upstream)
 	case isMethodByte(first[0]):
 		p.relayHTTP(ev, t, client, br, upstream)
 	default:
@@ -269,15 +262,9 @@ func (p *Proxy) serverFirst(ev *Event, t Target, client net.Conn, br *bufio.Read
 		return
 	}
 	if first[0] == 0x16 {
-		raw, sni, err := ReadClientHello(br)
-		if err != nil || !p.sniAllowed(t, sni) {
-			ev.Verdict, ev.Reason, ev.Why = Deny, ReasonSNIMismatch, "TLS names "+strconv.Quote(sni)
+		if !p.passHello(ev, t, br, upstream) {
 			return
 		}
-		if _, err := upstream.Write(raw); err != nil {
-			return
-		}
-		ev.Up += int64(len(raw))
 	} else if looksLikeHTTP(client, br) {
 		ev.Verdict, ev.Reason, ev.Why = Deny, ReasonHostMatch, "an HTTP request after the server spoke first"
 		return
@@ -310,4 +297,21 @@ func looksLikeHTTP(client net.Conn, br *bufio.Reader) bool {
 			return slices.ContainsFunc(httpMethods, func(m string) bool { return strings.HasPrefix(m, string(b)) })
 		}
 	}
+}
+
+// passHello reads the client's TLS ClientHello and forwards it when the
+// name it carries (SNI) is the target or another allowed host; otherwise
+// it records the refusal in ev. It reports whether the hello was passed
+// on, so the caller may relay the rest.
+func (p *Proxy) passHello(ev *Event, t Target, br *bufio.Reader, upstream net.Conn) bool {
+	raw, sni, err := ReadClientHello(br)
+	if err != nil || !p.sniAllowed(t, sni) {
+		ev.Verdict, ev.Reason, ev.Why = Deny, ReasonSNIMismatch, "TLS names "+strconv.Quote(sni)
+		return false
+	}
+	if _, err := upstream.Write(raw); err != nil {
+		return false
+	}
+	ev.Up += int64(len(raw))
+	return true
 }

@@ -36,11 +36,9 @@ func (p *Proxy) ServeSOCKS5(ctx context.Context, conn net.Conn) {
 		return
 	}
 	conn.SetReadDeadline(time.Time{})
-	ev := Event{Via: "socks5", Host: t.Host(), Port: t.Port}
-	start := time.Now()
-	defer func() { ev.Duration = time.Since(start); p.report(ev) }()
-	up, d, err := p.open(ctx, t)
-	ev.Verdict, ev.Rule, ev.Reason, ev.Why = d.Verdict, d.Rule, d.Reason, d.Why
+	f, err := p.begin(ctx, "socks5", t)
+	defer f.end()
+	ev, up := &f.ev, f.up
 	if err != nil {
 		if _, ok := err.(*errDenied); ok {
 			socksReply(conn, socksNotAllowed)
@@ -54,7 +52,7 @@ func (p *Proxy) ServeSOCKS5(ctx context.Context, conn net.Conn) {
 	if socksReply(conn, socksOK) != nil {
 		return
 	}
-	p.tunnel(&ev, t, conn, br, up)
+	p.tunnel(ev, t, conn, br, up)
 }
 
 // socksHandshake reads the greeting and the request and returns the
@@ -140,11 +138,9 @@ func socksReply(conn net.Conn, code byte) error {
 // address map, or an address), and a refusal is a plain close.
 func (p *Proxy) ServeCaptured(ctx context.Context, conn net.Conn, t Target) {
 	defer conn.Close()
-	ev := Event{Via: "captured", Host: t.Host(), Port: t.Port}
-	start := time.Now()
-	defer func() { ev.Duration = time.Since(start); p.report(ev) }()
-	up, d, err := p.open(ctx, t)
-	ev.Verdict, ev.Rule, ev.Reason, ev.Why = d.Verdict, d.Rule, d.Reason, d.Why
+	f, err := p.begin(ctx, "captured", t)
+	defer f.end()
+	ev, up := &f.ev, f.up
 	if err != nil {
 		if _, ok := err.(*errDenied); !ok {
 			ev.Why = "upstream: " + err.Error()
@@ -155,5 +151,5 @@ func (p *Proxy) ServeCaptured(ctx context.Context, conn net.Conn, t Target) {
 		return
 	}
 	defer up.Close()
-	p.tunnel(&ev, t, conn, bufio.NewReader(conn), up)
+	p.tunnel(ev, t, conn, bufio.NewReader(conn), up)
 }

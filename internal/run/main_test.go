@@ -15,22 +15,26 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/entry"
 	"github.com/ringfence/ringfence/internal/testenv"
 )
 
 // TestMain lets the test binary act as the reaper and as helper commands
 // (a memory balloon, a supervisor to SIGKILL), so tests need no fixtures.
 func TestMain(m *testing.M) {
-	Dispatch()
-	switch os.Getenv("RF_RUN_HELPER") {
-	case "balloon":
-		balloon()
-	case "supervise":
-		supervise(os.Getenv("RF_RUN_MODE"), os.Getenv("RF_RUN_DIR"))
-	case "replaced":
-		replacedHelper()
-	}
-	os.Exit(m.Run())
+	entry.Role("RF_RUN_HELPER", func(name string) int {
+		switch name {
+		case "balloon":
+			balloon()
+		case "supervise":
+			supervise(os.Getenv("RF_RUN_MODE"), os.Getenv("RF_RUN_DIR"))
+		case "replaced":
+			replacedHelper()
+		}
+		fmt.Fprintf(os.Stderr, "unknown helper %q\n", name)
+		return 100
+	})
+	entry.Tests(m)
 }
 
 // balloon touches RF_RUN_MIB MiB of memory 8 MiB at a time, then prints

@@ -51,9 +51,10 @@ type Options struct {
 	// runs on would hide that.
 	KeepRunningPastCeiling bool
 	// Reaper starts a process-group Cmd under a small re-executed
-	// subreaper (ReaperMain) so a descendant that calls setsid, or a
-	// SIGKILL of the supervisor, leaves no survivor. The running binary
-	// must call Dispatch first thing in main; Run refuses otherwise.
+	// subreaper (the entry point ReapArg) so a descendant that calls
+	// setsid, or a SIGKILL of the supervisor, leaves no survivor. The
+	// running binary must call entry.Dispatch first thing in main; Run
+	// refuses otherwise.
 	Reaper bool
 	// OnStart, when set, is called with the root's pid once it is started
 	// and admitted (placed under its limits, Setup done), before the

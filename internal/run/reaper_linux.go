@@ -8,64 +8,48 @@ import (
 	"os/signal"
 	"runtime"
 	"strconv"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/ringfence/ringfence/internal/entry"
 	"github.com/ringfence/ringfence/internal/status"
 )
 
-// reapArg is the os.Args[1] on which a binary dispatches to ReaperMain.
+// reapArg is the os.Args[1] on which the entry table (internal/entry)
+// starts the reaper.
 const reapArg = ReapArg
 
 // reaperEnv marks the reaper's own environment (and is removed before the
 // command runs). A binary that was re-executed as the reaper but did not
-// dispatch to ReaperMain would run its ordinary main — for a test binary,
-// the whole suite, which would start reapers again without end; Run
-// refuses to run in a process that carries the mark, which ends that
-// recursion at the first level.
+// dispatch would run its ordinary main — for a test binary, the whole
+// suite, which would start reapers again without end; Run refuses to run
+// in a process that carries the mark, which ends that recursion at the
+// first level.
 const reaperEnv = "RINGFENCE_RUN_REAPER"
 
 // ErrReaperNotDispatched is returned by Run when Options.Reaper is asked
-// of a binary that never called Dispatch, and inside a process that was
-// started as the reaper but whose binary does not dispatch to ReaperMain.
-var ErrReaperNotDispatched = errors.New("this process was started as the run reaper but its binary does not dispatch to run.ReaperMain")
+// of a binary that never called entry.Dispatch, and inside a process that
+// was started as the reaper but whose binary does not dispatch.
+var ErrReaperNotDispatched = errors.New("this process was started as the run reaper but its binary does not dispatch its entry points (internal/entry)")
 
-// ReapArg is exported for binaries that dispatch: when os.Args[1] equals
-// it, call ReaperMain before anything else.
+// ReapArg is the reaper's entry point name in the entry table.
 const ReapArg = "__reap"
 
-// canReap records that this binary dispatches ReapArg (Dispatch ran).
-var canReap atomic.Bool
+// The reaper is one of the binary's entry points: every binary that links
+// this package and calls entry.Dispatch first thing in main (or TestMain)
+// can be re-executed as it.
+func init() { entry.Register(ReapArg, reap) }
 
-// Dispatch is what a binary that uses Options.Reaper calls first thing in
-// main (or TestMain): started as the reaper it runs ReaperMain and never
-// returns; otherwise it records that re-executing this binary as the reaper
-// is safe and returns. Run refuses Options.Reaper in a binary that never
-// called it, since re-executing it would run its ordinary main instead.
-func Dispatch() {
-	if len(os.Args) > 1 && os.Args[1] == ReapArg {
-		ReaperMain()
-	}
-	canReap.Store(true)
-}
-
-// ReaperMain is the entry point of the re-executed subreaper that Run uses
-// for a process-group Cmd when Options.Reaper is set. It never returns.
-//
 // The reaper is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan
 // of the tree, a setsid'd daemon included, is re-parented to it rather
 // than to the host's init, so it can always find and end them. It starts
 // with SIGTERM as its parent-death signal and ends the whole tree when the
 // supervisor dies, even by SIGKILL. It waits on a start gate, so it is
 // placed in its cgroup before the command runs, and reports on a status
-// channel (internal/status) the command never holds.
-func ReaperMain() {
-	os.Exit(reap(os.Args[2:]))
-}
-
+// channel (internal/status) the command never holds. Run uses it for a
+// process-group Cmd when Options.Reaper is set.
 func reap(args []string) int {
 	runtime.LockOSThread() // the command's Pdeathsig follows this thread
 	if os.Getenv(reaperEnv) != "1" {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/entry"
 	"github.com/ringfence/ringfence/internal/status"
 	"github.com/ringfence/ringfence/outcome"
 )
@@ -19,11 +20,15 @@ import (
 // a process that escaped every kill must not hang the supervisor.
 const drainGrace = 2 * time.Second
 
+// dispatched says whether this binary dispatches its entry points, so it
+// may be re-executed as the reaper (a variable for the misuse test).
+var dispatched = entry.Dispatching
+
 // Run starts c and supervises it to the end. The error is non-nil only
 // when the runner could not be started at all (or its Setup failed); every
 // outcome of a started command is a Result.
 func Run(ctx context.Context, c *confine.Cmd, o Options) (*Result, error) {
-	if os.Getenv(reaperEnv) != "" || (o.Reaper && !canReap.Load()) {
+	if os.Getenv(reaperEnv) != "" || (o.Reaper && !dispatched()) {
 		return nil, &StartError{Err: ErrReaperNotDispatched}
 	}
 	begin := time.Now()

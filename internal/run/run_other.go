@@ -23,11 +23,5 @@ func Probe() Capabilities {
 	return Capabilities{Resources: ResourcesMonitor, Reason: ErrUnsupported.Error()}
 }
 
-// Dispatch does nothing off Linux.
-func Dispatch() {}
-
-// ReaperMain is never dispatched off Linux.
-func ReaperMain() { panic(ErrUnsupported) }
-
 // ReapArg matches the linux dispatch argument.
 const ReapArg = "__reap"

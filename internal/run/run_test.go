@@ -15,6 +15,7 @@ import (
 	"testing/iotest"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/entry"
 	"github.com/ringfence/ringfence/internal/status"
 	"github.com/ringfence/ringfence/outcome"
 )
@@ -271,7 +272,7 @@ func TestReaperPassesThrough(t *testing.T) {
 	}
 }
 
-// A binary re-executed as the reaper that does not dispatch to ReaperMain
+// A binary re-executed as the reaper that does not dispatch its entry points
 // must not recurse: Run refuses inside it. And the reaper refuses to act
 // for anyone but Run.
 func TestReaperMisuse(t *testing.T) {
@@ -283,8 +284,8 @@ func TestReaperMisuse(t *testing.T) {
 		}
 	})
 	t.Run("binary never dispatches", func(t *testing.T) {
-		canReap.Store(false)
-		defer canReap.Store(true)
+		dispatched = func() bool { return false }
+		defer func() { dispatched = entry.Dispatching }()
 		_, err := Run(context.Background(), shCmd("true"), Options{Reaper: true})
 		if !errors.Is(err, ErrReaperNotDispatched) {
 			t.Fatalf("err %v", err)

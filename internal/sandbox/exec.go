@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/execpath"
 	"github.com/ringfence/ringfence/internal/run"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
@@ -235,21 +235,13 @@ func (l *Local) modelPath(host string) string {
 }
 
 // lookPath finds a program on the command's own PATH (not ringfence's), as
-// the confining backends do inside the sandbox. A name it cannot find is
-// returned as is, so the start fails with "not found" like a shell's.
+// the confining backends do inside the sandbox, with execpath's rule: only
+// absolute PATH entries are searched, never the model-written working
+// directory. A name it cannot find is returned as is, so the start fails
+// with "not found" like a shell's.
 func lookPath(name string, env []string) string {
-	if strings.Contains(name, "/") {
-		return name
-	}
-	for _, kv := range env {
-		if dirs, ok := strings.CutPrefix(kv, "PATH="); ok {
-			for _, dir := range filepath.SplitList(dirs) {
-				p := filepath.Join(dir, name)
-				if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-					return p
-				}
-			}
-		}
+	if p, err := execpath.Find(name, execpath.PathOf(env, "")); err == nil {
+		return p
 	}
 	return name
 }

@@ -25,11 +25,13 @@ type Config struct {
 	// MountPath is how the model sees the root; default "/workspace".
 	MountPath string
 	// Defaults is the deployment's policy ceiling. Root and TempDir are
-	// filled in by New. A zero Defaults is policy.AgentDefaults():
-	// workspace-write, the host readable, no network. Once any field is set
-	// the value is taken as written, and its zero fields are the strictest
-	// (a zero Mode is read-only, a zero Baseline an allow-list): start from
-	// policy.AgentDefaults() and change what differs.
+	// filled in by New. A zero Defaults is the agent profile,
+	// policy.AgentProfile: workspace-write, the host readable but the
+	// user's credential places, no network. Once any field is set the
+	// value is taken as written, and its zero fields are the strictest (a
+	// zero Mode is read-only, a zero Baseline an allow-list): start from
+	// policy.AgentProfile or policy.AgentDefaults and change what differs;
+	// policy.AllowList asks for an allow-list baseline explicitly.
 	Defaults policy.Defaults
 	// Backend is "auto" (default), "linux", "landlock" or "bwrap".
 	Backend string
@@ -92,10 +94,8 @@ func New(cfg Config) (*Local, error) {
 	}
 	d := cfg.Defaults
 	if d.IsZero() {
-		d = policy.AgentDefaults()
-		if home, err := os.UserHomeDir(); err == nil {
-			d.Entries = policy.CredentialEntries(home, func(p string) bool { _, err := os.Lstat(p); return err == nil })
-		}
+		home, _ := os.UserHomeDir()
+		d = policy.AgentProfile(home, func(p string) bool { _, err := os.Lstat(p); return err == nil })
 	}
 	// Before anything else looks at home (a backend's probe cache lives
 	// there): a home that does not exist must be seen not to.

@@ -7,9 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ringfence/ringfence/internal/confine/bwrap"
-	"github.com/ringfence/ringfence/internal/confine/initproc"
-	"github.com/ringfence/ringfence/internal/run"
+	"github.com/ringfence/ringfence/internal/entry"
 )
 
 // dialEnv makes this test binary a small Go client: it fetches the URL
@@ -28,22 +26,9 @@ func dialMain(url string) int {
 }
 
 // TestMain lets this test binary act as the sandbox init, the subreaper
-// and bwrap's exec shim: a confining Local re-executes the running binary.
-// It dispatches as ringfence.MaybeInternal does (this package cannot
-// import the root, which is built on it).
+// and bwrap's exec shim (the entry-point registry, as the binary), and as
+// a small Go client for the network tests.
 func TestMain(m *testing.M) {
-	run.Dispatch()
-	if len(os.Args) >= 2 {
-		switch os.Args[1] {
-		case initproc.Arg:
-			initproc.Main()
-			os.Exit(125) // unreachable: Main exits
-		case bwrap.ShimArg:
-			os.Exit(bwrap.Shim(os.Args[2:]))
-		}
-	}
-	if addr := os.Getenv(dialEnv); addr != "" { // a real Go program's network errors
-		os.Exit(dialMain(addr))
-	}
-	os.Exit(m.Run())
+	entry.Role(dialEnv, dialMain)
+	entry.Tests(m)
 }

@@ -114,22 +114,12 @@ func (w *Workspace) modelRoots(roots []string) []string {
 	return out
 }
 
-// readable reports whether a listing may show or enter rel. A denied
-// subtree is hidden, unless a narrower layer inside it grants read. (The
-// walks decide per directory through policy.Tree; a one-directory listing
-// asks the policy directly.)
+// readable reports whether a listing may show or enter rel: the policy
+// grants read there, or, for a directory, a narrower layer inside it does
+// (a denied subtree is hidden unless it holds a readable carve-out). The
+// walks ask the same policy.Tree one directory at a time; a one-directory
+// listing asks it for each entry.
 func (w *Workspace) readable(rel string, dir bool) bool {
-	h := w.host(rel)
-	if w.pol.AccessAt(h) >= policy.Read {
-		return true
-	}
-	if !dir {
-		return false
-	}
-	for _, l := range w.pol.Layers {
-		if l.Access >= policy.Read && policy.Contains(h, l.Path) && policy.Clean(l.Path) != policy.Clean(h) {
-			return true
-		}
-	}
-	return false
+	v := w.pol.Tree().Dir(w.host(rel))
+	return v.Access() >= policy.Read || dir && v.Beneath()
 }

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/ringfence/ringfence/internal/confine/seccomp"
+	"github.com/ringfence/ringfence/internal/execpath"
 	"github.com/ringfence/ringfence/internal/status"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -124,19 +124,11 @@ func parseShim(args []string) (shimOpts, error) {
 }
 
 // lookPath resolves a bare name against the sandbox's PATH, as execvp
-// would; a name with a slash is used as given.
+// would, minus the empty and relative entries (execpath): they name the
+// workspace, where the model can plant a program. A name with a slash is
+// used as given.
 func lookPath(name string) (string, error) {
-	if strings.Contains(name, "/") {
-		return name, nil
-	}
-	p, err := exec.LookPath(name)
-	if errors.Is(err, exec.ErrDot) {
-		return p, nil
-	}
-	if err != nil {
-		return "", unix.ENOENT
-	}
-	return p, nil
+	return execpath.Find(name, os.Getenv("PATH"))
 }
 
 // execFailed reports why the program could not be executed, on the status

@@ -17,13 +17,12 @@ import (
 // connections over, the generated resolv.conf, and the session serving
 // them once the sandbox starts.
 type Setup struct {
-	proxy    netproxy.Proxy
+	hooks    *Hooks
 	sup, ini *os.File // the supervisor's and the sandbox's ends
 	resolv   string   // the generated resolv.conf (removed at cleanup)
 
 	mu  sync.Mutex
 	ses *netproxy.Session
-	log confine.NetLog
 }
 
 // Needed reports whether p runs the domains network.
@@ -36,14 +35,11 @@ func Needed(p *policy.Policy) bool {
 // InitFile to the sandbox, binds ResolvPath over /etc/resolv.conf, gives
 // the command Env, then calls Attach; on a failure before Attach, Close.
 func Prepare(req confine.Request) (*Setup, error) {
-	rules, err := req.Policy.Network.ProxyRules()
+	hooks, err := NewHooks(req)
 	if err != nil {
 		return nil, err
 	}
-	d := &Setup{proxy: netproxy.Proxy{Rules: rules}}
-	if o := req.Net; o != nil {
-		d.proxy.Resolver, d.proxy.Dial, d.proxy.Ask, d.proxy.Report = o.Resolver, o.Dial, o.Ask, o.Report
-	}
+	d := &Setup{hooks: hooks}
 	fds, err := handoffPair()
 	if err != nil {
 		return nil, fmt.Errorf("%w: handoff socket pair: %v", policy.ErrUnavailable, err)
@@ -85,56 +81,29 @@ func (d *Setup) Env(env []string) []string { return netproxy.WithProxyEnv(env) }
 // before), Cleanup stops and collects the decisions, SetNet replaces the
 // proxy's settings before the start, NetEvents reports the decisions.
 func (d *Setup) Attach(cmd *confine.Cmd) {
-	setup, cleanup := cmd.Setup, cmd.Cleanup
-	cmd.Setup = func(pid int) error {
-		ses, err := netproxy.Serve(&d.proxy, d.sup)
+	d.hooks.Wire(cmd, func(p *netproxy.Proxy) error {
+		ses, err := netproxy.Serve(p, d.sup)
 		d.sup = nil // Serve took it over
 		if err != nil {
-			return fmt.Errorf("policy proxy: %w", err)
+			return err
 		}
 		d.mu.Lock()
 		d.ses = ses
 		d.mu.Unlock()
-		if setup != nil {
-			return setup(pid)
-		}
 		return nil
-	}
-	cmd.Cleanup = func() {
+	}, func() ([]netproxy.Event, int, bool) {
 		d.mu.Lock()
 		ses := d.ses
 		d.ses = nil
 		d.mu.Unlock()
+		var evs []netproxy.Event
+		dropped := 0
 		if ses != nil {
-			evs, dropped := ses.Stop(time.Second)
-			d.mu.Lock()
-			d.log = confine.NetLog{Events: evs, Dropped: dropped}
-			d.mu.Unlock()
+			evs, dropped = ses.Stop(time.Second)
 		}
 		d.Close()
-		if cleanup != nil {
-			cleanup()
-		}
-	}
-	cmd.SetNet = func(o *confine.NetOptions) {
-		if o.Resolver != nil {
-			d.proxy.Resolver = o.Resolver
-		}
-		if o.Dial != nil {
-			d.proxy.Dial = o.Dial
-		}
-		if o.Ask != nil {
-			d.proxy.Ask = o.Ask
-		}
-		if o.Report != nil {
-			d.proxy.Report = o.Report
-		}
-	}
-	cmd.NetEvents = func() confine.NetLog {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		return d.log
-	}
+		return evs, dropped, ses != nil
+	})
 }
 
 // Close releases what the supervisor holds: both ends not yet handed on

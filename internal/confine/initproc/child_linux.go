@@ -4,11 +4,11 @@ import (
 	"errors"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/ringfence/ringfence/internal/execpath"
 	"github.com/ringfence/ringfence/internal/status"
 )
 
@@ -113,36 +113,10 @@ func stdioTerminals() [3]bool {
 	return tty
 }
 
-// lookPath finds prog in the command's own PATH, as a shell would.
+// lookPath finds prog in the command's own PATH, as a shell would, minus
+// the empty and relative entries (execpath): they name the workspace.
 func lookPath(prog string, env []string) (string, error) {
-	if strings.Contains(prog, "/") {
-		return prog, nil
-	}
-	path := "/usr/local/bin:/usr/bin:/bin"
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	denied := false
-	for _, dir := range strings.Split(path, ":") {
-		if dir == "" {
-			dir = "."
-		}
-		cand := dir + "/" + prog
-		var st unix.Stat_t
-		if unix.Stat(cand, &st) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			continue
-		}
-		if unix.Access(cand, unix.X_OK) == nil {
-			return cand, nil
-		}
-		denied = true
-	}
-	if denied {
-		return "", unix.EACCES
-	}
-	return "", unix.ENOENT
+	return execpath.Find(prog, execpath.PathOf(env, "/usr/local/bin:/usr/bin:/bin"))
 }
 
 func reportExecFailure(st *os.File, err error) {

@@ -15,11 +15,10 @@
 // the supervisor has placed the init in its cgroup; never on the command
 // line or in the environment, where the command or a host ps could read
 // it. The status channel (internal/status) is descriptor 4, close-on-exec,
-// so only the init can write it. Every binary that confines calls
-//
-//	if initproc.IsInit() { initproc.Main() }
-//
-// first thing in main (or TestMain).
+// so only the init can write it. The init is the entry point Arg of the
+// binary's entry table (internal/entry, registered by this package), so
+// every binary that confines calls entry.Dispatch (or
+// ringfence.MaybeInternal) first thing in main (or TestMain).
 //
 // # What the init does, in order
 //

@@ -4,18 +4,15 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/ringfence/ringfence/internal/entry"
 )
 
 // TestMain lets the test binary be the sandbox init (and, for the
 // controls, a plain Go parent: RF_INIT_HELPER=plain).
 func TestMain(m *testing.M) {
-	if IsInit() {
-		Main()
-	}
-	if os.Getenv("RF_INIT_HELPER") == "plain" {
-		plainParent()
-	}
-	os.Exit(m.Run())
+	entry.Role("RF_INIT_HELPER", func(string) int { plainParent(); return 0 })
+	entry.Tests(m)
 }
 
 // plainParent is a Go program that runs its arguments as a child and

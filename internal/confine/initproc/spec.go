@@ -1,19 +1,11 @@
 package initproc
 
-import (
-	"os"
+import "github.com/ringfence/ringfence/policy"
 
-	"github.com/ringfence/ringfence/policy"
-)
-
-// Arg is os.Args[1] of a ringfence process started as a sandbox init.
+// Arg is os.Args[1] of a ringfence process started as a sandbox init: its
+// name in the entry table (internal/entry), which every binary that
+// confines dispatches first thing.
 const Arg = "__confine"
-
-// IsInit reports whether this process was started as a sandbox init. The
-// ringfence main and every test binary that confines call it first thing:
-//
-//	if initproc.IsInit() { initproc.Main() }
-func IsInit() bool { return len(os.Args) > 1 && os.Args[1] == Arg }
 
 // ExecStage is os.Args[2] of the init's second, short-lived exec (see
 // Spec.Nest): `ringfence __confine exec`.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/domainnet"
 	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -45,26 +46,22 @@ func domainsReason(abi int) string {
 // domainsSetup is the supervisor's half of the domains network for one
 // run: the proxy's loopback listeners and the session serving them.
 type domainsSetup struct {
-	proxy netproxy.Proxy
+	hooks *domainnet.Hooks
 	local *netproxy.Local
 
 	mu      sync.Mutex
 	started bool
 	done    bool
-	log     confine.NetLog
 }
 
 // prepareDomains compiles the rules and opens the listeners (their ports
 // go into the plan and the environment before the spec is written).
 func prepareDomains(req confine.Request) (*domainsSetup, error) {
-	rules, err := req.Policy.Network.ProxyRules()
+	hooks, err := domainnet.NewHooks(req)
 	if err != nil {
 		return nil, err
 	}
-	d := &domainsSetup{proxy: netproxy.Proxy{Rules: rules}}
-	if o := req.Net; o != nil {
-		d.proxy.Resolver, d.proxy.Dial, d.proxy.Ask, d.proxy.Report = o.Resolver, o.Dial, o.Ask, o.Report
-	}
+	d := &domainsSetup{hooks: hooks}
 	if d.local, err = netproxy.ListenLocal(); err != nil {
 		return nil, fmt.Errorf("policy proxy listeners: %w", err)
 	}
@@ -75,66 +72,32 @@ func prepareDomains(req confine.Request) (*domainsSetup, error) {
 // the command cannot connect before its proxy answers), stops them and
 // collects the decisions at Cleanup.
 func (d *domainsSetup) attach(cmd *confine.Cmd) {
-	setup, cleanup := cmd.Setup, cmd.Cleanup
-	cmd.Setup = func(pid int) error {
-		d.mu.Lock()
-		err := d.local.Start(&d.proxy)
-		d.started = err == nil
-		d.mu.Unlock()
-		if err != nil {
-			return fmt.Errorf("policy proxy: %w", err)
-		}
-		if setup != nil {
-			return setup(pid)
-		}
-		return nil
-	}
-	cmd.Cleanup = func() {
-		d.stop()
-		if cleanup != nil {
-			cleanup()
-		}
-	}
-	cmd.SetNet = func(o *confine.NetOptions) {
-		if o.Resolver != nil {
-			d.proxy.Resolver = o.Resolver
-		}
-		if o.Dial != nil {
-			d.proxy.Dial = o.Dial
-		}
-		if o.Ask != nil {
-			d.proxy.Ask = o.Ask
-		}
-		if o.Report != nil {
-			d.proxy.Report = o.Report
-		}
-	}
-	cmd.NetEvents = func() confine.NetLog {
+	d.hooks.Wire(cmd, func(p *netproxy.Proxy) error {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		return d.log
-	}
+		err := d.local.Start(p)
+		d.started = err == nil
+		return err
+	}, d.stop)
 }
 
 // stop ends the session once, or only closes the listeners if it never
-// started.
-func (d *domainsSetup) stop() {
+// started; ok says it ended a started session (evs are its decisions).
+func (d *domainsSetup) stop() (evs []netproxy.Event, dropped int, ok bool) {
 	d.mu.Lock()
 	if d.done {
 		d.mu.Unlock()
-		return
+		return nil, 0, false
 	}
 	d.done = true
 	started := d.started
 	d.mu.Unlock()
 	if !started {
 		d.local.Close()
-		return
+		return nil, 0, false
 	}
-	evs, dropped := d.local.Stop(time.Second)
-	d.mu.Lock()
-	d.log = confine.NetLog{Events: evs, Dropped: dropped}
-	d.mu.Unlock()
+	evs, dropped = d.local.Stop(time.Second)
+	return evs, dropped, true
 }
 
 // isDomains reports whether p needs the proxy.

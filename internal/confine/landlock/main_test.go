@@ -1,11 +1,12 @@
 package landlock
 
 import (
-	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
+	"fmt"
 	"os"
 	"testing"
 
-	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
+	"github.com/ringfence/ringfence/internal/entry"
 )
 
 // helpers are what the test binary can be started as instead
@@ -14,13 +15,14 @@ var helpers = map[string]func(){}
 
 // TestMain lets the test binary be the sandbox init and the helpers.
 func TestMain(m *testing.M) {
-	if initproc.IsInit() {
-		initproc.Main()
-	}
-	if h := helpers[os.Getenv("RF_LL_HELPER")]; h != nil {
+	entry.Role("RF_LL_HELPER", func(name string) int {
+		h := helpers[name]
+		if h == nil {
+			fmt.Fprintf(os.Stderr, "unknown helper %q\n", name)
+			return 100
+		}
 		h()
-	}
-	code := m.Run()
-	domaintest.Close()
-	os.Exit(code)
+		return 0
+	})
+	entry.Tests(m, domaintest.Close)
 }

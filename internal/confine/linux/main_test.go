@@ -1,18 +1,10 @@
 package linux
 
 import (
-	"os"
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine/domainnet/domaintest"
-	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/entry"
 )
 
-func TestMain(m *testing.M) {
-	if initproc.IsInit() {
-		initproc.Main()
-	}
-	code := m.Run()
-	domaintest.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { entry.Tests(m, domaintest.Close) }

@@ -32,6 +32,10 @@ func spawnB(t testing.TB, name string, env ...string) (string, *os.ProcessState)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), append([]string{helperEnv + "=" + name}, env...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// A helper starts in a scratch directory, never the package source: the
+	// guard supervisor once resolved a command's /proc/self/cwd against its
+	// own cwd and left a file ("pc") in the source tree that was committed.
+	cmd.Dir = t.TempDir()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

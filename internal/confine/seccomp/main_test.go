@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	rfentry "github.com/ringfence/ringfence/internal/entry"
 )
 
 // helperEnv names the helper a re-executed test binary should act as.
@@ -13,13 +15,13 @@ const helperEnv = "RINGFENCE_SECCOMP_HELPER"
 var helpers = map[string]func() int{}
 
 func TestMain(m *testing.M) {
-	if name := os.Getenv(helperEnv); name != "" {
+	rfentry.Role(helperEnv, func(name string) int {
 		h, ok := helpers[name]
 		if !ok {
 			fmt.Fprintf(os.Stderr, "unknown helper %q\n", name)
-			os.Exit(100)
+			return 100
 		}
-		os.Exit(h())
-	}
-	os.Exit(m.Run())
+		return h()
+	})
+	rfentry.Tests(m)
 }

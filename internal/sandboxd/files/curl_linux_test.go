@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
+	"github.com/ringfence/ringfence/internal/entry"
 	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/policy"
@@ -33,14 +34,14 @@ import (
 const serveEnv = "RINGFENCE_FILES_TEST_SERVE"
 
 func TestMain(m *testing.M) {
-	if root := os.Getenv(serveEnv); root != "" {
+	entry.Role(serveEnv, func(root string) int {
 		if err := serveForCurl(root); err != nil {
 			fmt.Fprintln(os.Stderr, "test server:", err)
-			os.Exit(1)
+			return 1
 		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+		return 0
+	})
+	entry.Tests(m)
 }
 
 func serveForCurl(root string) error {

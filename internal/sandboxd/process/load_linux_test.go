@@ -16,7 +16,6 @@ import (
 
 	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
-	"github.com/ringfence/ringfence/policy"
 )
 
 // loadClients × loadRounds mixed calls: bounded, loopback only.
@@ -69,7 +68,7 @@ func TestLoadNothingLeaks(t *testing.T) {
 		t.Error(err)
 	}
 	// A one-shot local Exec of the same command, for comparison.
-	sb, err := sandbox.New(sandbox.Config{Root: t.TempDir(), Backend: "linux", Defaults: policy.AgentDefaults()})
+	sb, err := sandbox.New(sandbox.Config{Root: t.TempDir(), Backend: "linux"})
 	if err != nil {
 		t.Fatal(err)
 	}

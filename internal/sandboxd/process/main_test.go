@@ -1,17 +1,11 @@
 package process
 
 import (
-	"os"
 	"testing"
 
-	"github.com/ringfence/ringfence"
+	rfentry "github.com/ringfence/ringfence/internal/entry"
 )
 
 // TestMain lets the test binary act as the sandbox's init (the linux
 // backend re-executes the running binary).
-func TestMain(m *testing.M) {
-	if ringfence.MaybeInternal() {
-		return
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { rfentry.Tests(m) }
