@@ -57,7 +57,6 @@ func (p *Provider) Available() error {
 	return p.avail
 }
 
-
 // Dialect is how this backend's denials read: Landlock says EACCES, the
 // seccomp filter EPERM (and EACCES for refused sockets).
 var Dialect = outcome.Dialect{
