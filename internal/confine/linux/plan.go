@@ -220,10 +220,10 @@ func layerOp(p *policy.Policy, l viewplan.Step, sys []sysOp, m Remap) (initproc.
 		return initproc.Op{}, false
 	}
 	op := initproc.Op{Source: l.Path, Target: m.View(l.Path), Protected: l.Origin == policy.FromProtected}
-	switch l.Access {
-	case policy.Write:
+	switch l.Mount() {
+	case viewplan.BindRW:
 		op.Kind = initproc.BindRW
-	case policy.Read:
+	case viewplan.BindRO:
 		op.Kind = initproc.BindRO
 	default:
 		op.Kind = initproc.Mask // Source kept: Enforce checks the host path

@@ -30,6 +30,29 @@ type Step struct {
 // path had before it: only such a step needs a mount or a rule.
 func (s Step) Changes() bool { return s.Access != s.Before }
 
+// Mount is how a mount view shows a step's path.
+type Mount int
+
+// The mounts, by the access a step grants.
+const (
+	Mask   Mount = iota // hidden: an empty read-only mount over it
+	BindRO              // the host's content, read-only
+	BindRW              // the host's content, writable
+)
+
+// Mount is the mount that gives the step's path its access in a view;
+// needed only where the step Changes (or something of the view's own,
+// such as a private /tmp, hides the host content there).
+func (s Step) Mount() Mount {
+	switch s.Access {
+	case policy.Write:
+		return BindRW
+	case policy.Read:
+		return BindRO
+	}
+	return Mask // fail closed: anything but a grant hides
+}
+
 // Pin is a directory strictly between a writable root and a carve-out in
 // it: made a mountpoint so that it can be neither renamed nor removed.
 type Pin struct {

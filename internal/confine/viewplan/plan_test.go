@@ -178,3 +178,12 @@ func TestUnmountedSplit(t *testing.T) {
 		t.Fatalf("read-only, denied, denied inside, by path, by name (-want +got):\n%s", diff)
 	}
 }
+
+// Every access has its mount; anything else hides (fail closed).
+func TestStepMount(t *testing.T) {
+	for a, want := range map[policy.Access]Mount{policy.Write: BindRW, policy.Read: BindRO, policy.Deny: Mask, policy.Access(7): Mask} {
+		if got := (Step{Layer: policy.Layer{Access: a}}).Mount(); got != want {
+			t.Errorf("%v: mount %v, want %v", a, got, want)
+		}
+	}
+}
