@@ -55,7 +55,8 @@ func Golden(t *testing.T, golden string, out func(i int, r *rand.Rand, p *policy
 		if lines[i] != want[i] {
 			r := rand.New(rand.NewSource(int64(i)))
 			p := Policy(r)
-			t.Errorf("case %d changed: policy %+v\noutput now:\n%s", i, *p, out(i, rand.New(rand.NewSource(int64(i))), Policy(rand.New(rand.NewSource(int64(i))))))
+			shown := *p
+			t.Errorf("case %d changed: policy %+v\noutput now:\n%s", i, shown, out(i, r, p))
 			if bad++; bad > 3 {
 				t.FailNow()
 			}
