@@ -155,7 +155,7 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 		}
 		// Names protected at every depth of the writable roots: the guard
 		// also supervises every write-open and truncation there.
-		for _, r := range p.WritableRoots().Roots {
+		for _, r := range v.plan.Roots {
 			a = append(a, "--names-root", r)
 		}
 		for _, n := range p.Names.Extra {
@@ -167,7 +167,7 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 		opts.UnixSocketsRefused = true
 	} else {
 		reasons = append(reasons, missingReasons(v.absent)...)
-		if len(p.WritableRoots().Roots) > 0 {
+		if len(v.plan.Roots) > 0 {
 			reasons = append(reasons, "names protected at any depth (a nested repository's .git/config and hooks, "+
 				".envrc, agent configs, git hook names) are not held without the shim's supervision")
 		}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strconv"
 
+	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -22,34 +23,13 @@ type ListFunc func(dir string) ([]Entry, error)
 
 // missingCarves are the read-only or denied layers under the writable
 // root w that do not exist on the host and whose nearest enclosing layer
-// is w itself: the command could create them, and no mount can cover a
-// path that does not exist.
-func missingCarves(p *policy.Policy, w string, stat StatFunc) ([]string, error) {
-	var out []string
-	for _, l := range p.Layers {
-		if l.Access == policy.Write || l.Path == w || !policy.Contains(w, l.Path) || enclosing(p, l.Path) != w {
-			continue
-		}
-		kind, err := stat(l.Path)
-		if err != nil {
-			return nil, err
-		}
-		if kind == Missing {
-			out = append(out, policy.Clean(l.Path))
-		}
-	}
-	return out, nil
-}
-
-// enclosing is the deepest layer path strictly containing p.
-func enclosing(pol *policy.Policy, p string) string {
-	best := ""
-	for _, l := range pol.Layers {
-		if l.Path != p && policy.Contains(l.Path, p) && policy.Depth(l.Path) >= policy.Depth(best) {
-			best = policy.Clean(l.Path)
-		}
-	}
-	return best
+// is w itself (viewplan.Plan.Within): the command could create them, and
+// no mount can cover a path that does not exist.
+func missingCarves(vp *viewplan.Plan, w string, stat StatFunc) ([]string, error) {
+	return vp.Within(w, func(path string) (bool, error) {
+		kind, err := stat(path)
+		return kind == Missing, err
+	})
 }
 
 // expand grants the writable directory dir around carves that do not

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -37,7 +38,8 @@ var systemPaths = []string{
 }
 
 type view struct {
-	m       remap // the workspace shown at its mount path
+	plan    *viewplan.Plan // what the policy asks the view to be
+	m       remap          // the workspace shown at its mount path
 	args    []string
 	applied []applied // the states set so far, in order
 	remount []string  // masked tmpfs dirs to make read-only once all mounts exist
@@ -65,9 +67,10 @@ type applied struct {
 // buildView turns the policy's layers into mount arguments, in order,
 // broadest first, so that a deeper layer is mounted over a broader one.
 func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, error) {
-	v := &view{protected: map[string]bool{}, m: remapFor(p, req, opts), fdBase: opts.OpenFDBase, named: func(string) bool { return false }}
+	v := &view{plan: viewplan.New(p), protected: map[string]bool{}, m: remapFor(p, req, opts), fdBase: opts.OpenFDBase,
+		named: func(string) bool { return false }}
 	if opts.SuperviseUnix {
-		v.named = p.ProtectedByNameFunc()
+		v.named = v.plan.ByName
 	}
 	switch {
 	case p.Baseline == policy.Deny:
@@ -81,7 +84,7 @@ func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, e
 		v.args = append(v.args, "--ro-bind", "/", "/")
 		v.applied = append(v.applied, applied{"/", hostRO})
 	}
-	for _, s := range plan(p, req, opts) {
+	for _, s := range plan(v.plan, req, opts) {
 		if err := v.apply(p, s, opts); err != nil {
 			return nil, err
 		}
@@ -109,7 +112,8 @@ func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, e
 
 // plan lists the steps, stably sorted by depth. Backend steps come first at
 // each depth so that a policy layer at the same path overrides them.
-func plan(p *policy.Policy, req confine.Request, opts ArgOptions) []step {
+func plan(vp *viewplan.Plan, req confine.Request, opts ArgOptions) []step {
+	p := vp.Policy
 	var steps []step
 	if p.Baseline == policy.Deny {
 		for _, s := range systemPaths {
@@ -128,13 +132,13 @@ func plan(p *policy.Policy, req confine.Request, opts ArgOptions) []step {
 			steps = append(steps, step{path: dir, access: a})
 		}
 	}
-	for _, d := range PinDirs(p) {
+	for _, d := range pinDirs(vp) {
 		if fd := opts.Pins[d]; fd > 0 {
 			steps = append(steps, step{path: d, pinFD: fd})
 		}
 	}
-	for _, l := range p.Layers {
-		steps = append(steps, step{path: policy.Clean(l.Path), access: l.Access})
+	for _, s := range vp.Steps {
+		steps = append(steps, step{path: s.Path, access: s.Access})
 	}
 	sort.SliceStable(steps, func(i, j int) bool {
 		return policy.Depth(steps[i].path) < policy.Depth(steps[j].path)
@@ -215,7 +219,7 @@ func (v *view) apply(p *policy.Policy, s step, opts ArgOptions) error {
 // already writable through a parent: the parent's bind does not protect
 // them.
 func (v *view) expandIfNeeded(p *policy.Policy, path string, opts ArgOptions) (bool, error) {
-	carves, err := missingCarves(p, path, opts.Stat)
+	carves, err := missingCarves(v.plan, path, opts.Stat)
 	if err != nil {
 		return false, fmt.Errorf("bwrap: cannot inspect a policy path: %w", err)
 	}

@@ -4,6 +4,11 @@
 // Landlock, seccomp, no_new_privs and dropped capabilities. It is
 // reported Files partial, always, with the reasons.
 //
+// Its rules and the guard's lists are translated from the one view plan
+// (internal/confine/viewplan: roots, carve-outs split into explicit
+// read-only, denied and generated protected, hidden and reopened paths);
+// NewPlan derives nothing of its own.
+//
 // # What holds
 //
 //   - Writes outside the writable roots, reads of denied paths: Landlock.

@@ -54,23 +54,15 @@ func (p *Provider) Traits() confine.Traits {
 func (p *Provider) Available() error {
 	p.once.Do(func() {
 		if p.opts.ForceUnavailable != "" {
-			p.avail = &UnavailableReason{Reason: p.opts.ForceUnavailable}
+			p.avail = &confine.BackendUnavailable{Backend: Name, Reason: p.opts.ForceUnavailable}
 			return
 		}
 		if abi := ABI(); abi < 1 {
-			p.avail = &UnavailableReason{Reason: "the kernel has no Landlock (ABI 0: not built in, or not in the lsm= boot list)"}
+			p.avail = &confine.BackendUnavailable{Backend: Name, Reason: "the kernel has no Landlock (ABI 0: not built in, or not in the lsm= boot list)"}
 		}
 	})
 	return p.avail
 }
-
-// UnavailableReason says why the backend cannot run here.
-type UnavailableReason struct{ Reason string }
-
-func (e *UnavailableReason) Error() string { return "landlock backend unavailable: " + e.Reason }
-
-// Unwrap makes errors.Is(err, policy.ErrUnavailable) hold.
-func (e *UnavailableReason) Unwrap() error { return policy.ErrUnavailable }
 
 // Dialect is how this backend's denials read: Landlock says EACCES, the
 // seccomp filter EPERM (and EACCES for refused sockets).

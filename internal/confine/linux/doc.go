@@ -4,6 +4,11 @@
 // network, builds a mount view of the policy, applies Landlock, drops
 // every capability, loads seccomp and runs the command as its child.
 //
+// The view, Landlock rules, pins and guard names are translated from the
+// one view plan (internal/confine/viewplan, NewPlanWith); this package
+// adds only its own mounts (fresh /proc, /dev, /tmp, the home overlay,
+// the mount path) and places them among the plan's steps.
+//
 // # What holds, and which layer holds it
 //
 //   - Writes outside the writable roots: the view (the host is a

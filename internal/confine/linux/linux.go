@@ -90,16 +90,9 @@ func (p *Provider) Degraded() Degraded {
 	return p.degraded
 }
 
-// UnavailableReason wraps why the backend cannot run here.
-type UnavailableReason struct{ Reason string }
-
-func (e *UnavailableReason) Error() string { return "linux backend unavailable: " + e.Reason }
-
-// Unwrap makes errors.Is(err, policy.ErrUnavailable) hold.
-func (e *UnavailableReason) Unwrap() error { return policy.ErrUnavailable }
-
+// unavailable says why the backend cannot run here.
 func unavailable(format string, args ...any) error {
-	return &UnavailableReason{Reason: fmt.Sprintf(format, args...)}
+	return &confine.BackendUnavailable{Backend: Name, Reason: fmt.Sprintf(format, args...)}
 }
 
 // Dialect is how this backend's denials read on the command's stderr.

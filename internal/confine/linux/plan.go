@@ -5,6 +5,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -81,7 +82,8 @@ type sysOp struct {
 // NewPlan is NewPlanWith without view options.
 func NewPlan(p *policy.Policy) Plan { return NewPlanWith(p, ViewOptions{}) }
 
-// NewPlanWith computes the plan for p. Layers are applied broadest first,
+// NewPlanWith translates the view plan of p (viewplan.New) into mounts,
+// Landlock rules and seccomp options. Layers are applied broadest first,
 // so a narrower layer lands on top of a broader one: host read-only, write
 // layers bound read-write, read layers inside them bound read-only again,
 // deny layers masked. The private /tmp, /dev, /proc and the home overlay
@@ -89,6 +91,7 @@ func NewPlan(p *policy.Policy) Plan { return NewPlanWith(p, ViewOptions{}) }
 // named path under /tmp is bound on top of the private /tmp rather than
 // hidden by it, and a denied entry of home is masked above the overlay.
 func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
+	vp := viewplan.New(p)
 	scratchRO := p.Mode != policy.WorkspaceWrite
 	var plan Plan
 	if o.MountPath != "" && p.Root != "" && o.MountPath != p.Root {
@@ -99,14 +102,13 @@ func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
 	// A mount path missing on the host needs a root the init can make a
 	// mountpoint in.
 	plan.View.SynthRoot = plan.Mount.Active() && !plan.View.EmptyBase
-	layers := shownLayers(p)
 	pending := sys
-	for i, l := range layers {
-		for len(pending) > 0 && pending[0].depth <= policy.Depth(l.Path) {
+	for _, s := range vp.Shown {
+		for len(pending) > 0 && pending[0].depth <= policy.Depth(s.Path) {
 			plan.View.Ops = append(plan.View.Ops, pending[0].op)
 			pending = pending[1:]
 		}
-		if op, ok := layerOp(p, layers, i, sys, plan.Mount); ok {
+		if op, ok := layerOp(p, s, sys, plan.Mount); ok {
 			plan.View.Ops = append(plan.View.Ops, op)
 		}
 	}
@@ -119,9 +121,15 @@ func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
 		// be mistaken for the workspace.
 		plan.View.Ops = append(plan.View.Ops, initproc.Op{Kind: initproc.Mask, Target: p.Root})
 	}
-	for _, op := range pinOps(p) {
-		op.Target = plan.Mount.View(op.Target)
-		plan.View.Ops = append(plan.View.Ops, op)
+	// Every directory between a writable root and a carve-out is bound
+	// onto itself: a mountpoint cannot be renamed or removed (EBUSY), so
+	// the directory holding a protected path cannot be moved aside and
+	// replaced by a fresh one (mv .git .git2 && mkdir -p .git/hooks), nor
+	// can the carve-out itself be removed. Last, over everything else,
+	// outermost first (a pin lands on the binds beneath it only if it is
+	// made before them).
+	for _, pin := range vp.Pins {
+		plan.View.Ops = append(plan.View.Ops, initproc.Op{Kind: initproc.Pin, Target: plan.Mount.View(pin.Dir)})
 	}
 	home := ""
 	switch {
@@ -130,15 +138,12 @@ func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
 	case o.Home != nil && homeOverlaid(p, o.Home.Dir):
 		home = o.Home.Dir
 	}
-	plan.Landlock = landlockFor(p, scratchRO, home, plan.Mount)
-	plan.Seccomp = seccompFor(p, plan.Mount)
-	named := p.ProtectedByNameFunc() // once: see its doc
-	for _, c := range carveOuts(p) {
+	plan.Landlock = landlockFor(p, vp.Roots, scratchRO, home, plan.Mount)
+	plan.Seccomp = seccompFor(p, vp.Roots, plan.Mount)
+	for _, c := range vp.CarveOuts {
 		plan.CarveOuts = append(plan.CarveOuts, c.Path)
-		if c.Origin == policy.FromProtected && len(plan.Seccomp.NameRoots) > 0 && named(c.Path) {
-			plan.Named = append(plan.Named, c.Path)
-		}
 	}
+	plan.Named = vp.GuardNames
 	plan.NewNet = p.Network.Mode != policy.NetAllowAll
 	plan.Loopback = p.Network.Mode == policy.NetLoopback
 	return plan
@@ -191,27 +196,6 @@ func homeOverlaid(p *policy.Policy, home string) bool {
 	return !policy.Contains(p.Root, home)
 }
 
-// shownLayers are the policy's layers plus the workspace root at the
-// access it has, when no layer names it (read-only mode under a readable
-// baseline): the root must still be bound where the view would otherwise
-// not show it (under the private /tmp, or at its mount path).
-func shownLayers(p *policy.Policy) []policy.Layer {
-	layers := append([]policy.Layer(nil), p.Layers...)
-	if p.Root == "" {
-		return layers
-	}
-	for _, l := range layers {
-		if l.Path == p.Root {
-			return layers
-		}
-	}
-	if a := p.AccessAt(p.Root); a != policy.Deny {
-		layers = append(layers, policy.Layer{Path: p.Root, Access: a, Origin: policy.FromMode})
-		policy.SortLayers(layers)
-	}
-	return layers
-}
-
 // underFresh reports whether, for layer index i of layers (-1: none of
 // them applies), the deepest mount containing path is one of the view's
 // own fresh mounts (private /tmp, home overlay) rather than a layer:
@@ -230,94 +214,21 @@ func underFresh(path string, layerDepth int, sys []sysOp) bool {
 // the access differs from what the containing layers give, when a fresh
 // mount of the view hides the host content there, or when it is the
 // workspace root shown at its mount path.
-func layerOp(p *policy.Policy, layers []policy.Layer, i int, sys []sysOp, m Remap) (initproc.Op, bool) {
-	l := layers[i]
-	before, depth := accessBefore(p.Baseline, layers, i)
+func layerOp(p *policy.Policy, l viewplan.Step, sys []sysOp, m Remap) (initproc.Op, bool) {
 	moved := m.Active() && l.Path == p.Root
-	if before == l.Access && !moved && !underFresh(l.Path, depth, sys) {
+	if !l.Changes() && !moved && !underFresh(l.Path, l.BeforeDepth, sys) {
 		return initproc.Op{}, false
 	}
 	op := initproc.Op{Source: l.Path, Target: m.View(l.Path), Protected: l.Origin == policy.FromProtected}
-	switch l.Access {
-	case policy.Write:
+	switch l.Mount() {
+	case viewplan.BindRW:
 		op.Kind = initproc.BindRW
-	case policy.Read:
+	case viewplan.BindRO:
 		op.Kind = initproc.BindRO
 	default:
 		op.Kind = initproc.Mask // Source kept: Enforce checks the host path
 	}
 	return op, true
-}
-
-// accessBefore is the access the layers before i give layers[i]'s path,
-// and the depth of the deepest of them (-1: the baseline).
-func accessBefore(base policy.Access, layers []policy.Layer, i int) (policy.Access, int) {
-	access, depth := base, -1
-	for _, l := range layers[:i] {
-		if policy.Contains(l.Path, layers[i].Path) {
-			access, depth = l.Access, policy.Depth(l.Path)
-		}
-	}
-	return access, depth
-}
-
-// carveOuts are the layers that take write away inside a writable root,
-// in layer order: read-only carve-outs and protected paths.
-func carveOuts(p *policy.Policy) []policy.Layer {
-	var out []policy.Layer
-	for i, l := range p.Layers {
-		if before, _ := accessBefore(p.Baseline, p.Layers, i); l.Access != policy.Write && before == policy.Write {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// pinOps bind every directory between a writable root and a carve-out
-// onto itself. A mountpoint cannot be renamed or removed (EBUSY), so the
-// directory holding a protected path cannot be moved aside and replaced
-// by a fresh one (mv .git .git2 && mkdir -p .git/hooks), nor can the
-// carve-out itself be removed. Applied last, over everything else.
-func pinOps(p *policy.Policy) []initproc.Op {
-	roots := p.WritableRoots().Roots
-	seen := map[string]bool{}
-	var dirs []string
-	for _, c := range carveOuts(p) {
-		root := deepestContaining(roots, c.Path)
-		for d := parent(c.Path); root != "" && d != root && policy.Contains(root, d); d = parent(d) {
-			if !seen[d] {
-				seen[d] = true
-				dirs = append(dirs, d)
-			}
-		}
-	}
-	// Outer directories first: a pin lands on the binds beneath it only
-	// if it is made before them — so pin from the outside in.
-	sort.SliceStable(dirs, func(i, j int) bool { return policy.Depth(dirs[i]) < policy.Depth(dirs[j]) })
-	var ops []initproc.Op
-	for _, d := range dirs {
-		ops = append(ops, initproc.Op{Kind: initproc.Pin, Target: d})
-	}
-	return ops
-}
-
-func deepestContaining(roots []string, path string) string {
-	best := ""
-	for _, r := range roots {
-		if policy.Contains(r, path) && len(r) > len(best) {
-			best = r
-		}
-	}
-	return best
-}
-
-func parent(p string) string {
-	for i := len(p) - 1; i > 0; i-- {
-		if p[i] == '/' {
-			return p[:i]
-		}
-	}
-	return "/"
 }
 
 // landlockFor is the Landlock ruleset for the view: everything readable
@@ -326,7 +237,7 @@ func parent(p string) string {
 // private scratch. Landlock cannot subtract, so carve-outs inside roots
 // are left to the read-only mounts; Landlock's own contributions are
 // defence in depth for writes and the signal and abstract-socket scopes.
-func landlockFor(p *policy.Policy, scratchRO bool, home string, m Remap) initproc.Landlock {
+func landlockFor(p *policy.Policy, roots []string, scratchRO bool, home string, m Remap) initproc.Landlock {
 	ll := initproc.Landlock{Read: []string{"/"}, Write: []string{"/dev"}}
 	if !scratchRO {
 		ll.Write = append(ll.Write, "/tmp")
@@ -335,7 +246,7 @@ func landlockFor(p *policy.Policy, scratchRO bool, home string, m Remap) initpro
 		// The overlay takes every write; its denied entries are masked.
 		ll.Write = append(ll.Write, home)
 	}
-	ll.Write = append(ll.Write, m.all(p.WritableRoots().Roots)...)
+	ll.Write = append(ll.Write, m.all(roots)...)
 	ll.UnixSockets = p.UnixSockets
 	return ll
 }
@@ -346,8 +257,8 @@ func landlockFor(p *policy.Policy, scratchRO bool, home string, m Remap) initpro
 // /tmp (made by the command itself) and those the policy names connect.
 // Home is not among them even when overlaid: a host socket there (a
 // docker or gpg agent's) is reached through the overlay's lower layer.
-func seccompFor(p *policy.Policy, m Remap) initproc.Seccomp {
-	roots := m.all(p.WritableRoots().Roots)
+func seccompFor(p *policy.Policy, writable []string, m Remap) initproc.Seccomp {
+	roots := m.all(writable)
 	allow := append([]string{"/tmp"}, roots...)
 	// A socket the policy does not name connects only when its listener
 	// is inside the sandbox (PeerCheck): a host process's socket file in a

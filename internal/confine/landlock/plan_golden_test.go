@@ -1,0 +1,21 @@
+package landlock
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/ringfence/ringfence/internal/confine/viewplan/plantest"
+	"github.com/ringfence/ringfence/policy"
+)
+
+// The plan and enforcement this backend makes from the view plan are the
+// ones it made when it derived them itself (recorded before the view plan
+// existed), over random policies.
+func TestPlanGolden(t *testing.T) {
+	plantest.Golden(t, "testdata/plan_golden.txt", func(i int, r *rand.Rand, p *policy.Policy) string {
+		plan := NewPlan(p)
+		kept := KeepExisting(p, plan, func(s string) bool { return plantest.Kind(s) != 0 })
+		return fmt.Sprintf("%#v\n%#v\n%#v\n%#v", plan, kept, unprotected(p, kept), Enforce(p, kept, 7))
+	})
+}
