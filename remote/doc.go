@@ -1,0 +1,62 @@
+// Package remote is a ringfence.Sandbox on a remote agent-sandbox runtime
+// (kubernetes-sigs/agent-sandbox, KEP-539.2 "sandboxd"): commands over the
+// gRPC process.v1.ProcessService, files over the REST API. The same
+// program runs against a local sandbox (ringfence.New) or a pod running
+// `ringfence serve` by changing the one line that makes the Sandbox.
+//
+//	sb, err := remote.New(remote.Options{GRPC: "10.0.0.7:9090", REST: "10.0.0.7:8080", Token: tok, TLS: tlsConf})
+//	res, err := sb.Exec(ctx, []string{"go", "test", "./..."}, ringfence.ExecOptions{Dir: "src"})
+//
+// Exec is a Start stream (stdin, live output and a terminal work); a
+// timeout or the context's end stops the process through the server
+// (SIGKILL to its group). Session starts background processes with stdin,
+// signals (SIGINT, SIGTERM, SIGKILL: the standard's three), terminal
+// resize and Wait — the shape of ringfence.Session and ringfence.Process,
+// which are concrete types and cannot be implemented remotely.
+//
+// Against ringfence serve, each result carries ringfence's outcome (kind,
+// violations, narration, backend, enforcement) from the additive trailing
+// metadata; against the reference daemon, which sends none, the kind is
+// judged from the exit code (0 success, else command-failure) and the
+// narration is generic. Errors wrap the values a local Sandbox returns —
+// pathrule.ErrPathRefused (checked by name before anything is sent, and a
+// cwd the server refuses), policy.ErrDenied (403), fs.ErrNotExist (404),
+// ringfence.ErrSessionFull — or this package's ErrUnreachable, ErrAuth,
+// ErrShuttingDown, ErrTooLarge, ErrInvalid, ErrProcessNotFound.
+//
+// # Threat model
+//
+// The client trusts the server's outcome claims only as far as the
+// transport is authenticated: over plaintext anyone on the path can forge
+// "success" or strip a violation, so a token is refused over plaintext to
+// any host but loopback, and TLS (Options.TLS, with the server's CA) is
+// what makes a result the server's word. Even then the outcome is what
+// the server says, not what the client saw: the client cannot observe the
+// confinement. Options.Isolation is the caller's trust in the deployment;
+// every result is checked against the server's enforcement report, and a
+// server that reports less (files or network "none", the landlock backend
+// for processes) or no outcome at all fails the call with ErrClaimNotHeld
+// (the result still returned), so a misconfigured or substituted server
+// is noticed at the first command rather than trusted silently.
+// Model paths are checked by pathrule before they are sent, and what
+// comes back is bounded: ReadFile refuses a file over maxBytes (never
+// cut), a result keeps MaxOutput bytes of each stream and stops a
+// command that prints past it with no live reader (over-budget).
+//
+// # Gaps
+//
+//   - On ringfence serve all processes share one session (one pid
+//     namespace, /tmp and loopback, as in one pod): a setsid'd descendant
+//     or a double-forked daemon outlives its Exec — even a timed-out one —
+//     until the server's session ends, and two clients' processes can see
+//     and signal each other. A local Sandbox's Exec is one-shot and stops
+//     the whole tree. The conformance run through this client reports the
+//     checks that depend on it as failures it expects (see its test).
+//   - ExecOptions.NetworkAsk is not carried (the API has no way to ask);
+//     Terminal gets a fixed 24x80 terminal (no Input/Size relay).
+//   - Signals other than SIGINT, SIGTERM and SIGKILL cannot be sent.
+//   - A result's Outcome is only its kind: the full model-facing outcome
+//     stays on the server (its narration is in Narration).
+//   - Exec's exit code of a signalled process is the standard's -1: the
+//     result has no exit code and, without ringfence's outcome, no signal.
+package remote
