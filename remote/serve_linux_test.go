@@ -1,0 +1,146 @@
+package remote
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// serveBin is `ringfence` built from this tree by TestMain (with -race
+// when the tests run with it), so the server under test is the real
+// `ringfence serve`, a process of its own.
+var serveBin string
+
+func buildServe() (string, func(), error) {
+	dir, err := os.MkdirTemp("", "remote-serve-bin-")
+	if err != nil {
+		return "", nil, err
+	}
+	bin := filepath.Join(dir, "ringfence")
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command("go", append(args, "../cmd/ringfence")...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{true: "1", false: "0"}[raceEnabled])
+	if out, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("go build ringfence: %v\n%s", err, out)
+	}
+	return bin, func() { os.RemoveAll(dir) }, nil
+}
+
+// server is one `ringfence serve` started by a test.
+type server struct {
+	grpc, rest string
+	root       string
+	cmd        *exec.Cmd
+	log        *lockedBuf
+	done       chan struct{}
+	once       sync.Once
+}
+
+type lockedBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+var serveRE = regexp.MustCompile(`ProcessService on (\S+) \(gRPC\), REST on (\S+);`)
+
+// startServe starts `ringfence serve --root-dir root` on loopback with
+// free ports and args, and stops it (SIGTERM) when the test ends. root ""
+// is a fresh temp dir.
+func startServe(t testing.TB, root string, args ...string) *server {
+	t.Helper()
+	if root == "" {
+		root = t.TempDir()
+	}
+	home := t.TempDir()
+	argv := append([]string{"serve", "--grpc-port", "0", "--rest-port", "0", "--backend", "linux",
+		"--shutdown-timeout", "2s", "--root-dir", root}, args...)
+	cmd := exec.Command(serveBin, argv...)
+	// The server's own environment: a private home and config (no user
+	// policy file), and the test's variables — canaries included — which
+	// must never reach a command.
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home+"/.config", "XDG_STATE_HOME="+home+"/.state")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	s := &server{root: root, cmd: cmd, log: &lockedBuf{}, done: make(chan struct{})}
+	pr, pw := io.Pipe()
+	cmd.Stderr = io.MultiWriter(s.log, pw)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = cmd.Wait(); pw.Close(); close(s.done) }()
+	t.Cleanup(func() { s.stop(t) })
+	found := make(chan []string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if m := serveRE.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m
+			}
+		}
+		close(found)
+	}()
+	select {
+	case m, ok := <-found:
+		if !ok {
+			t.Fatalf("serve ended before listening:\n%s", s.log.String())
+		}
+		s.grpc, s.rest = m[1], m[2]
+		go func() {
+			for range found { // drain: the log pipe must never block the server
+			}
+		}()
+	case <-time.After(60 * time.Second):
+		t.Fatalf("serve did not start:\n%s", s.log.String())
+	}
+	return s
+}
+
+// stop ends the server gracefully (SIGTERM) and waits for it.
+func (s *server) stop(t testing.TB) {
+	s.once.Do(func() {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.done:
+		case <-time.After(30 * time.Second):
+			_ = s.cmd.Process.Kill()
+			<-s.done
+			t.Errorf("serve did not stop on SIGTERM:\n%s", s.log.String())
+		}
+	})
+}
+
+// client is a remote Sandbox on s, closed when the test ends.
+func (s *server) client(t testing.TB, o Options) *Sandbox {
+	t.Helper()
+	o.GRPC, o.REST = s.grpc, s.rest
+	sb, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	return sb
+}
