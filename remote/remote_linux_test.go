@@ -226,7 +226,9 @@ func TestRemoteTransportErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	waitFor(t, func() bool { return errors.Is(right.Health(ctx), ErrShuttingDown) || errors.Is(right.Health(ctx), ErrUnreachable) })
+	waitFor(t, func() bool {
+		return errors.Is(right.Health(ctx), ErrShuttingDown) || errors.Is(right.Health(ctx), ErrUnreachable)
+	})
 	res, err := p.Wait(ctx)
 	if err != nil || res.Kind == ringfence.KindSuccess || (res.ExitCode != nil && *res.ExitCode == 0) {
 		t.Fatalf("sleep 300 across a shutdown: %+v %v", res, err)

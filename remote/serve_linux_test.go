@@ -42,7 +42,7 @@ func buildServe() (string, func(), error) {
 // server is one `ringfence serve` started by a test.
 type server struct {
 	grpc, rest string
-	root       string
+	root, home string
 	cmd        *exec.Cmd
 	log        *lockedBuf
 	done       chan struct{}
@@ -76,7 +76,24 @@ func startServe(t testing.TB, root string, args ...string) *server {
 	if root == "" {
 		root = t.TempDir()
 	}
-	home := t.TempDir()
+	s, err := launchServe(root, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// launchServe starts a server without a test to fail: the caller stops it.
+func launchServe(root string, args ...string) (*server, error) {
+	home, err := os.MkdirTemp("", "remote-serve-home-")
+	if err != nil {
+		return nil, err
+	}
 	argv := append([]string{"serve", "--grpc-port", "0", "--rest-port", "0", "--backend", "linux",
 		"--shutdown-timeout", "2s", "--root-dir", root}, args...)
 	cmd := exec.Command(serveBin, argv...)
@@ -85,14 +102,14 @@ func startServe(t testing.TB, root string, args ...string) *server {
 	// must never reach a command.
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home+"/.config", "XDG_STATE_HOME="+home+"/.state")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	s := &server{root: root, cmd: cmd, log: &lockedBuf{}, done: make(chan struct{})}
+	s := &server{root: root, home: home, cmd: cmd, log: &lockedBuf{}, done: make(chan struct{})}
 	pr, pw := io.Pipe()
 	cmd.Stderr = io.MultiWriter(s.log, pw)
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		os.RemoveAll(home)
+		return nil, err
 	}
 	go func() { _ = cmd.Wait(); pw.Close(); close(s.done) }()
-	t.Cleanup(func() { s.stop(t) })
 	found := make(chan []string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
@@ -102,25 +119,29 @@ func startServe(t testing.TB, root string, args ...string) *server {
 			}
 		}
 		close(found)
+		io.Copy(io.Discard, pr) // the log pipe must never block the server
 	}()
 	select {
 	case m, ok := <-found:
 		if !ok {
-			t.Fatalf("serve ended before listening:\n%s", s.log.String())
+			s.stop()
+			return nil, fmt.Errorf("serve ended before listening:\n%s", s.log.String())
 		}
 		s.grpc, s.rest = m[1], m[2]
 		go func() {
-			for range found { // drain: the log pipe must never block the server
+			for range found {
 			}
 		}()
 	case <-time.After(60 * time.Second):
-		t.Fatalf("serve did not start:\n%s", s.log.String())
+		s.stop()
+		return nil, fmt.Errorf("serve did not start:\n%s", s.log.String())
 	}
-	return s
+	return s, nil
 }
 
 // stop ends the server gracefully (SIGTERM) and waits for it.
-func (s *server) stop(t testing.TB) {
+func (s *server) stop() error {
+	var err error
 	s.once.Do(func() {
 		_ = s.cmd.Process.Signal(syscall.SIGTERM)
 		select {
@@ -128,9 +149,11 @@ func (s *server) stop(t testing.TB) {
 		case <-time.After(30 * time.Second):
 			_ = s.cmd.Process.Kill()
 			<-s.done
-			t.Errorf("serve did not stop on SIGTERM:\n%s", s.log.String())
+			err = fmt.Errorf("serve did not stop on SIGTERM:\n%s", s.log.String())
 		}
+		os.RemoveAll(s.home)
 	})
+	return err
 }
 
 // client is a remote Sandbox on s, closed when the test ends.
