@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -54,6 +55,10 @@ func (r *referenceLike) WriteStdin(_ context.Context, req *pb.WriteStdinRequest)
 	return &pb.WriteStdinResponse{}, nil
 }
 
+// redirectTo is where the reference-like REST server redirects
+// /v1/files/redir (set by the test that checks redirects are not followed).
+var redirectTo = "http://127.0.0.1:1"
+
 func startReferenceLike(t *testing.T) (grpcAddr, restAddr string) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -66,6 +71,8 @@ func startReferenceLike(t *testing.T) (grpcAddr, restAddr string) {
 	t.Cleanup(gs.Stop)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
+		case "/v1/files/redir":
+			http.Redirect(w, r, redirectTo+"/v1/files/there", http.StatusTemporaryRedirect)
 		case "/v1/files/secret":
 			w.WriteHeader(http.StatusForbidden)
 			io.WriteString(w, `{"code":"PERMISSION_DENIED","message":"no"}`)
@@ -125,5 +132,26 @@ func TestAgainstReferenceLikeServer(t *testing.T) {
 	res, err = claiming.Exec(ctx, []string{"echo"}, ringfence.ExecOptions{})
 	if !errors.Is(err, ErrClaimNotHeld) || res == nil {
 		t.Fatalf("a claim the server cannot back: %+v %v", res, err)
+	}
+}
+
+// A redirect is not followed: it would carry the request and its token to
+// a place the caller never named.
+func TestRedirectNotFollowed(t *testing.T) {
+	var hit atomic.Bool
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hit.Store(true) }))
+	defer elsewhere.Close()
+	redirectTo = elsewhere.URL
+	g, r := startReferenceLike(t)
+	sb, err := New(Options{GRPC: g, REST: r, Token: "secret-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if _, err := sb.ReadFile(context.Background(), "redir", 100); err == nil {
+		t.Fatal("a redirected read succeeded")
+	}
+	if hit.Load() {
+		t.Fatal("the client followed a redirect")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,7 +117,10 @@ func New(o Options) (*Sandbox, error) {
 	if o.TLS != nil {
 		tr.TLSClientConfig = o.TLS.Clone()
 	}
-	return &Sandbox{o: o, conn: conn, pc: pb.NewProcessServiceClient(conn), hc: &http.Client{Transport: tr},
+	// Redirects are not followed: the API has none, and one would carry
+	// the request (and its token) where the caller did not send it.
+	hc := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &Sandbox{o: o, conn: conn, pc: pb.NewProcessServiceClient(conn), hc: hc,
 		base: url.URL{Scheme: scheme, Host: o.REST}, procs: map[*Process]struct{}{}}, nil
 }
 
@@ -158,9 +162,12 @@ func (s *Sandbox) Close() error {
 			procs = append(procs, p)
 		}
 		s.mu.Unlock()
+		var wg sync.WaitGroup
 		for _, p := range procs {
-			p.kill()
+			wg.Add(1)
+			go func() { defer wg.Done(); p.kill() }()
 		}
+		wg.Wait()
 		_ = s.conn.Close()
 		s.hc.CloseIdleConnections()
 	})
@@ -240,7 +247,7 @@ func (s *Sandbox) ReadFile(ctx context.Context, path string, maxBytes int64) ([]
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		return nil, httpFailure("read", path, resp.StatusCode, resp.Header.Get(outcomeHeader), body)
 	}
-	if ct := resp.Header.Get("Content-Type"); ct == "application/json" {
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
 		// A directory's listing, not a file's bytes.
 		return nil, &Error{Op: "read", Path: path, Message: "is a directory", Err: ErrInvalid}
 	}
