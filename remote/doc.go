@@ -47,7 +47,7 @@
 //
 // Against real `ringfence serve` processes built from this tree
 // (TestMain): the conformance suite, one server per check
-// (TestConformanceThroughRemote: every check passes but the two listed
+// (TestConformanceThroughRemote: every check passes but the one listed
 // in remoteGaps, for the shared session below; sessions/* are not
 // claimed, as they need a *ringfence.Session); the escape suite of
 // initproc/inittest, a server per attack started with the attack's policy
@@ -60,14 +60,14 @@
 // # Gaps
 //
 //   - On ringfence serve all processes share one session (one pid
-//     namespace, /tmp and loopback, as in one pod): a setsid'd descendant
-//     or a double-forked daemon outlives its Exec — even one stopped for
-//     its timeout, since the API can only signal the process's group —
-//     until the server's session ends, and two clients' processes can see
-//     and signal each other. A local Sandbox's Exec is one-shot and stops
-//     the whole tree. The conformance checks exec/timeout-stops-tree and
-//     isolation/processes/daemon-outlives fail through this client for
-//     that reason, and the escape suite's "outlive" works.
+//     namespace, /tmp and loopback, as in one pod): a double-forked daemon
+//     — reparented to the session's init once its parent exits — outlives
+//     its Exec until the server's session ends, and two clients' processes
+//     can see and signal each other. (A process stopped for its timeout or
+//     its caller's cancel takes everything still below it, setsid'd
+//     children included.) A local Sandbox's Exec is one-shot. The
+//     conformance check isolation/processes/daemon-outlives fails through
+//     this client for that reason, and the escape suite's "outlive" works.
 //   - ExecOptions.NetworkAsk is not carried (the API has no way to ask);
 //     Terminal gets a fixed 24x80 terminal (no Input/Size relay).
 //   - Signals other than SIGINT, SIGTERM and SIGKILL cannot be sent.

@@ -80,7 +80,7 @@ func remoteConfiner(t *testing.T, e *inittest.Env, p *policy.Policy, script stri
 
 // remoteEscapeGaps are the attacks that work through ringfence serve and
 // why: the server's processes share one session by design (see
-// sharedSessionGap).
+// sharedSessionGap); "outlive" backgrounds a setsid'd sleep and exits.
 var remoteEscapeGaps = map[string]string{
 	"outlive": sharedSessionGap,
 }
