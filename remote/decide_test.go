@@ -144,6 +144,8 @@ func TestResultOf(t *testing.T) {
 			Enforcement: ringfence.Enforcement{Files: "none", Network: "full"}})}, full, ringfence.KindSuccess, nil, true},
 		{"landlock has no pid namespace", end{exit: &zero, trailer: trailerOf(process.Outcome{Kind: ringfence.KindSuccess, Backend: "landlock",
 			Enforcement: enf})}, ringfence.Isolation{Processes: true}, ringfence.KindSuccess, nil, true},
+		{"an unknown kind: not believed", end{exit: &three, trailer: metadata.Pairs(trailerKind, "fine", trailerOutcome, `{"kind":"fine"}`)},
+			ringfence.Isolation{}, ringfence.KindCommandFailure, intp(3), false},
 		{"kind and outcome disagree: not believed", end{exit: &zero, trailer: metadata.Pairs(trailerKind, "denied", trailerOutcome, `{"kind":"success"}`)},
 			ringfence.Isolation{}, ringfence.KindSuccess, intp(0), false},
 	} {

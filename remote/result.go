@@ -55,10 +55,21 @@ func extension(md metadata.MD) (wireOutcome, bool) {
 	if len(kinds) != 1 || len(bins) != 1 {
 		return w, false
 	}
-	if json.Unmarshal([]byte(bins[0]), &w) != nil || w.Kind == "" || string(w.Kind) != kinds[0] {
+	if json.Unmarshal([]byte(bins[0]), &w) != nil || !knownKind(w.Kind) || string(w.Kind) != kinds[0] {
 		return w, false
 	}
 	return w, true
+}
+
+// knownKind: one of the result kinds this client knows; any other is not
+// believed (the outcome is then judged from the exit code).
+func knownKind(k ringfence.Kind) bool {
+	switch k {
+	case ringfence.KindSuccess, ringfence.KindDenied, ringfence.KindCommandFailure, ringfence.KindRunnerFailure,
+		ringfence.KindTimedOut, ringfence.KindAborted, ringfence.KindOverBudget:
+		return true
+	}
+	return false
 }
 
 // resultOf builds the ExecResult of a process's end. Precedence: what the
