@@ -125,7 +125,13 @@
 // supervisor, which refuses a peer outside the sandbox). A blocking wait4
 // reaps every child — commands and the orphans re-parented to pid 1 —
 // and background processes outlive the command that started them until
-// the session ends. When the supervisor's end closes (Close, or ringfence
+// the session ends. A "signal" of SIGKILL (a timeout, a caller that went
+// away) ends the command's whole tree, not only its group: the group and
+// every descendant found through /proc/PID/task/*/children are stopped
+// (SIGSTOP: no more forks) until the walk finds no new one, then killed,
+// so a setsid'd child still below the command goes with it (killTree;
+// only where /proc is the namespace's own — else the group alone). What
+// the command let go before (reparented to the init) lives on. When the supervisor's end closes (Close, or ringfence
 // died) the init exits, and as pid 1 its pid namespace, mounts and every
 // process go with it.
 //

@@ -23,7 +23,7 @@ import (
 // Ops of a control request (supervisor → init).
 const (
 	OpStart  = "start"  // fork+exec Argv with the three descriptors passed
-	OpSignal = "signal" // send Sig to process ID's group
+	OpSignal = "signal" // send Sig to process ID's group; SIGKILL ends its whole tree (killTree)
 	OpResize = "resize" // set the window size of process ID's terminal
 )
 

@@ -153,13 +153,18 @@ func (s *sessionInit) start(m *ControlMsg, fds []int) {
 	_ = s.send(&ControlMsg{ID: m.ID, Kind: status.Started, Event: &status.Event{Kind: status.Started, Pid: pid}})
 }
 
-// signal sends m.Sig to the group process m.ID leads, while it runs.
+// signal sends m.Sig to the group process m.ID leads, while it runs;
+// SIGKILL ends its whole tree (killTree).
 func (s *sessionInit) signal(m *ControlMsg) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	pid, ok := s.running[m.ID]
 	if !ok {
 		return // ended already: its pid may be another's now
+	}
+	if syscall.Signal(m.Sig) == syscall.SIGKILL {
+		killTree(pid)
+		return
 	}
 	if unix.Kill(-pid, syscall.Signal(m.Sig)) != nil {
 		_ = unix.Kill(pid, syscall.Signal(m.Sig))
