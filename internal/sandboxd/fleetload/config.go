@@ -25,6 +25,19 @@ type Config struct {
 	StopTimeout  time.Duration // SIGTERM to exit, per server (default 60s)
 	SettleTime   time.Duration // after the run, how long leaks may take to go (default 15s)
 	Log          io.Writer     // progress (default: none)
+	// Inject, when set, runs once per server after the load and before
+	// the leak checks: a test leaks something real through it (a held
+	// connection, a background process, a mount) to prove the checks see
+	// it. Its error fails the run.
+	Inject func(ServerInfo) error
+}
+
+// ServerInfo is what Inject is told of one server.
+type ServerInfo struct {
+	N          int
+	PID        int
+	GRPC, REST string // host:port
+	Root, Tmp  string // its --root-dir and its TMPDIR
 }
 
 func (c *Config) defaults() error {

@@ -41,9 +41,9 @@ func TestMountPoints(t *testing.T) {
 		t.Errorf("mountPoints = %q, want %q", got, want)
 	}
 	for _, bad := range []string{
-		"22 1 8:1 / / rw\n",                                 // short: a check that skipped it could miss a mount
-		"40 22 0:35 / /tmp/x\\04 rw - tmpfs tmpfs rw\n",     // truncated escape
-		"40 22 0:35 / /tmp/x\\999 rw - tmpfs tmpfs rw\n",    // not octal
+		"22 1 8:1 / / rw\n",                                  // short: a check that skipped it could miss a mount
+		"40 22 0:35 / /tmp/x\\04 rw - tmpfs tmpfs rw\n",      // truncated escape
+		"40 22 0:35 / /tmp/x\\999 rw - tmpfs tmpfs rw\n",     // not octal
 		"40 22 0:35 / /tmp/x\\0 rw - tmpfs tmpfs rw extra\n", // truncated at the end of the field
 	} {
 		if got, err := mountPoints([]byte(bad)); err == nil {

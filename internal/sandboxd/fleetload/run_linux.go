@@ -175,6 +175,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	// After the run: each server back to its baseline.
 	for _, s := range servers {
+		if cfg.Inject != nil {
+			if err := cfg.Inject(ServerInfo{N: s.n, PID: s.cmd.Process.Pid, GRPC: s.grpc, REST: s.rest, Root: s.root, Tmp: s.tmp}); err != nil {
+				return rep, fmt.Errorf("server %d: Inject: %w", s.n, err)
+			}
+		}
 		deadline := time.Now().Add(cfg.SettleTime)
 		var leaks []string
 		for {
