@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -135,7 +136,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				for i := 1; time.Now().Before(end) && ctx.Err() == nil; i++ {
 					if err := c.round(ctx, i); err != nil {
 						fail("server %d: %v", s.n, err)
-						return // one error per client: the rest would repeat it
+						// One error per client: the rest would repeat it. Its
+						// file is removed, so that the root's check reports
+						// the server's leftovers, not this client's.
+						_, _ = c.do(context.Background(), http.MethodDelete, "fleet/"+c.name+"?recursive=true", nil, http.StatusNoContent)
+						return
 					}
 					*slot++
 				}
