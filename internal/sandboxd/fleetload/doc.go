@@ -15,8 +15,12 @@
 //   - processes: the server's descendants (pid and start time) return to
 //     their count after warm-up; after shutdown none of them is alive and
 //     no orphan reparented to the driver (a child subreaper while it runs);
-//   - mounts: no mount in the host mount namespace under the server's own
-//     directories, and the server's mountinfo count back to its baseline;
+//   - mounts: no new mount point under the server's own directories (its
+//     root, HOME, TMPDIR, the directories it holds) in its mountinfo after
+//     the run, none in the host's after shutdown; its mountinfo count back
+//     to its baseline when it has a mount namespace of its own (in the
+//     host's, other processes on the machine move the count: a leak by
+//     the server would be under its directories);
 //   - descriptors: /proc/PID/fd back to its count after warm-up, plus
 //     FDSlack (zero by default: the baseline is taken after a warm-up that
 //     touched every call, so the runtime's lazily opened descriptors are in

@@ -1,7 +1,7 @@
 package fleetload
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,8 +10,9 @@ import (
 	"strings"
 )
 
-// look takes a snapshot of the server with pid, whose root is root.
-func look(pid int, root string) (snapshot, error) {
+// look takes a snapshot of the server with pid, whose root is root and
+// whose own directories (its base, the directories it holds) are dirs.
+func look(pid int, root string, dirs []string) (snapshot, error) {
 	var s snapshot
 	var err error
 	if s.Procs, err = descendants(pid); err != nil {
@@ -40,7 +41,25 @@ func look(pid int, root string) (snapshot, error) {
 	if err != nil {
 		return s, err
 	}
-	s.Mounts = bytes.Count(mi, []byte("\n"))
+	mps, err := mountPoints(mi)
+	if err != nil {
+		return s, err
+	}
+	s.MountTotal = len(mps)
+	for _, mp := range mps {
+		for _, d := range append(dirs, s.HeldDirs...) {
+			if under(mp, d) {
+				s.Mounts = append(s.Mounts, mp)
+				break
+			}
+		}
+	}
+	ours, err1 := os.Readlink("/proc/self/ns/mnt")
+	its, err2 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
+	if err1 != nil || err2 != nil {
+		return s, errors.Join(err1, err2)
+	}
+	s.OwnNS = ours != its
 	return s, nil
 }
 

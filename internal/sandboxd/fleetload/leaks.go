@@ -18,7 +18,13 @@ type snapshot struct {
 	Procs    map[procKey]string // descendants of the server: "pid state cmdline"
 	FDs      []string           // targets of /proc/PID/fd, one per descriptor
 	HeldDirs []string           // directories among them, but the root
-	Mounts   int                // lines of the server's mountinfo
+	// Mounts are the server's mount points under its own directories.
+	// MountTotal is its mountinfo's line count, compared only when the
+	// server has a mount namespace of its own (OwnNS): in the driver's
+	// (the host's), other processes on the machine move it.
+	Mounts     []string
+	MountTotal int
+	OwnNS      bool
 }
 
 // liveLeaks compares a server after the run (clients gone, settled) with
@@ -43,8 +49,11 @@ func liveLeaks(base, now snapshot, fdSlack int) []string {
 	if d := multisetNew(base.HeldDirs, now.HeldDirs); len(d) > 0 {
 		out = append(out, "temp dirs: newly held after the run: "+strings.Join(d, ", "))
 	}
-	if now.Mounts != base.Mounts {
-		out = append(out, fmt.Sprintf("mounts: the server's mountinfo had %d lines after warm-up, %d after the run", base.Mounts, now.Mounts))
+	if d := multisetNew(base.Mounts, now.Mounts); len(d) > 0 {
+		out = append(out, "mounts: new under the server's directories after the run: "+strings.Join(d, ", "))
+	}
+	if now.OwnNS && now.MountTotal != base.MountTotal {
+		out = append(out, fmt.Sprintf("mounts: the server's own mount namespace had %d mounts after warm-up, %d after the run", base.MountTotal, now.MountTotal))
 	}
 	return out
 }

@@ -10,10 +10,10 @@ import (
 // state twice, or fewer of anything, is not a leak.
 func TestLiveLeaks(t *testing.T) {
 	base := snapshot{
-		Procs:    map[procKey]string{{10, 1}: "10 S ringfence __confine"},
-		FDs:      []string{"/dev/null", "socket:[1]", "pipe:[2]"},
-		HeldDirs: []string{"/tmp/ringfence-tmp-A"},
-		Mounts:   31,
+		Procs:      map[procKey]string{{10, 1}: "10 S ringfence __confine"},
+		FDs:        []string{"/dev/null", "socket:[1]", "pipe:[2]"},
+		HeldDirs:   []string{"/tmp/ringfence-tmp-A"},
+		MountTotal: 31,
 	}
 	if l := liveLeaks(base, base, 0); len(l) != 0 {
 		t.Fatalf("the baseline against itself: %q", l)
@@ -48,7 +48,12 @@ func TestLiveLeaks(t *testing.T) {
 		{"held dir", "newly held after the run: /tmp/ringfence-tmp-B", func(s *snapshot) {
 			s.HeldDirs = []string{"/tmp/ringfence-tmp-A", "/tmp/ringfence-tmp-B"}
 		}, 0},
-		{"mount", "mountinfo had 31 lines after warm-up, 32", func(s *snapshot) { s.Mounts = 32 }, 0},
+		{"mount", "new under the server's directories after the run: /tmp/s0/root/mnt", func(s *snapshot) {
+			s.Mounts, s.MountTotal = []string{"/tmp/s0/root/mnt"}, 32
+		}, 0},
+		{"mount in its own namespace", "own mount namespace had 31 mounts after warm-up, 32", func(s *snapshot) {
+			s.MountTotal, s.OwnNS = 32, true
+		}, 0},
 	} {
 		now := base
 		now.FDs = append([]string{}, base.FDs...)
@@ -57,6 +62,11 @@ func TestLiveLeaks(t *testing.T) {
 		if len(l) != 1 || !strings.Contains(l[0], tc.want) {
 			t.Errorf("%s: liveLeaks = %q, want one containing %q", tc.name, l, tc.want)
 		}
+	}
+	hostMoved := base // another process mounted elsewhere in the shared namespace
+	hostMoved.MountTotal = 40
+	if l := liveLeaks(base, hostMoved, 0); len(l) != 0 {
+		t.Errorf("the host's mount count moved, not under the server's directories: %q", l)
 	}
 	within := base
 	within.FDs = append(append([]string{}, base.FDs...), "a", "b")

@@ -111,8 +111,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if s.baseline, err = settledLook(s, cfg.SettleTime); err != nil {
 			return rep, err
 		}
-		fmt.Fprintf(cfg.Log, "server %d baseline: %d descendants, %d fds, held dirs %v, %d mounts\n",
-			s.n, len(s.baseline.Procs), len(s.baseline.FDs), s.baseline.HeldDirs, s.baseline.Mounts)
+		fmt.Fprintf(cfg.Log, "server %d baseline: %d descendants, %d fds, held dirs %v, %d mounts (own namespace %v), %d under its directories\n",
+			s.n, len(s.baseline.Procs), len(s.baseline.FDs), s.baseline.HeldDirs, s.baseline.MountTotal, s.baseline.OwnNS, len(s.baseline.Mounts))
 	}
 
 	// The load: every client loops rounds until the deadline; a local Exec
@@ -188,7 +188,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		deadline := time.Now().Add(cfg.SettleTime)
 		var leaks []string
 		for {
-			if s.last, err = look(s.cmd.Process.Pid, s.root); err != nil {
+			if s.last, err = look(s.cmd.Process.Pid, s.root, []string{s.base}); err != nil {
 				return rep, err
 			}
 			if leaks = liveLeaks(s.baseline, s.last, cfg.FDSlack); len(leaks) == 0 || time.Now().After(deadline) {
@@ -276,11 +276,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // exiting), and returns the last.
 func settledLook(s *server, within time.Duration) (snapshot, error) {
 	deadline := time.Now().Add(within)
-	prev, err := look(s.cmd.Process.Pid, s.root)
+	prev, err := look(s.cmd.Process.Pid, s.root, []string{s.base})
 	for err == nil {
 		time.Sleep(200 * time.Millisecond)
 		var now snapshot
-		if now, err = look(s.cmd.Process.Pid, s.root); err != nil {
+		if now, err = look(s.cmd.Process.Pid, s.root, []string{s.base}); err != nil {
 			break
 		}
 		if (len(now.FDs) == len(prev.FDs) && len(now.Procs) == len(prev.Procs)) || time.Now().After(deadline) {
