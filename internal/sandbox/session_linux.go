@@ -299,15 +299,37 @@ type copySpec struct {
 }
 
 // copyOut reads each stream until EOF; outDone is closed once all are.
+// Once the process ended, Wait sets a read deadline (drainGrace) on each:
+// a stream still open then (a background child holds it) is read once
+// more without blocking — everything the process wrote before it exited
+// is in the pipe, and is kept however late this goroutine got to it —
+// and left.
 func (p *Process) copyOut(specs ...copySpec) {
 	p.outLeft.Store(int32(len(specs)))
+	p.mu.Lock()
+	for _, c := range specs {
+		p.outFiles = append(p.outFiles, c.r)
+	}
+	p.mu.Unlock()
 	for _, c := range specs {
 		var w io.Writer = c.ring
 		if c.live != nil {
 			w = io.MultiWriter(c.ring, liveWriter{c.live})
 		}
 		go func() {
-			_, _ = io.Copy(w, c.r) // a terminal's master reads EIO once the slave is gone
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := c.r.Read(buf) // a terminal's master reads EIO once the slave is gone
+				if n > 0 {
+					_, _ = w.Write(buf[:n])
+				}
+				if errors.Is(err, os.ErrDeadlineExceeded) {
+					drainNow(c.r, w, buf)
+				}
+				if err != nil {
+					break
+				}
+			}
 			c.r.Close()
 			if p.outLeft.Add(-1) == 0 {
 				close(p.outDone)
@@ -315,6 +337,30 @@ func (p *Process) copyOut(specs ...copySpec) {
 		}()
 	}
 }
+
+// drainNow reads what r holds now, without waiting for more, up to
+// drainMax bytes (a background child writing on is not followed).
+func drainNow(r *os.File, w io.Writer, buf []byte) {
+	_ = r.SetReadDeadline(time.Time{}) // RawConn.Read refuses a file past its deadline
+	rc, err := r.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Read(func(fd uintptr) bool {
+		for left := drainMax; left > 0; {
+			n, err := unix.Read(int(fd), buf[:min(len(buf), left)])
+			if n <= 0 || err != nil {
+				return true // EAGAIN: the pipe is empty; EOF; or an error
+			}
+			_, _ = w.Write(buf[:n])
+			left -= n
+		}
+		return true
+	})
+}
+
+// drainMax bounds the last read of a stream once its process ended.
+const drainMax = 1 << 20
 
 // liveWriter never fails the copy: a live reader that stops reading must
 // not stop the ring from filling.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -31,6 +32,7 @@ type Process struct {
 	outDone    chan struct{} // closed once every output stream reached EOF
 	outLeft    atomic.Int32  // output streams not at EOF yet
 	closeOnEnd io.Closer     // the stdin pipe, closed once the process ended
+	outFiles   []*os.File    // the output streams' read ends (copyOut), for Wait's deadline
 
 	mu       sync.Mutex
 	pid      int                 // in the session's pid namespace (one-shot: the run's root, on the host)
@@ -105,9 +107,18 @@ func (p *Process) Resize(size WindowSize) error {
 	return p.s.resize(p.ID, size)
 }
 
-// drainGrace is how long Wait still reads output once the process ended:
-// a background child that kept the output open must not hold Wait.
+// drainGrace is how long Wait still waits for more output once the
+// process ended: a background child that kept the output open must not
+// hold Wait. What the process itself wrote before it ended is read in
+// full however long that takes (copyOut): the grace is not a bound on
+// reading what is already there — on a loaded host, the reading goroutine
+// may not run for longer than the grace.
 const drainGrace = 200 * time.Millisecond
+
+// drainBound is the most Wait waits for the output after the grace: only
+// a live writer (Cmd.Stdout) that does not return holds the reading
+// goroutine that long; the output kept so far is returned.
+const drainBound = 10 * time.Second
 
 // Wait waits for the process to end and classifies and narrates it as
 // Exec does. Output is the recent part kept (Truncated says how much was
@@ -122,7 +133,12 @@ func (p *Process) Wait(ctx context.Context) (*ExecResult, error) {
 	if p.s.one != nil {
 		return p.oneShotResult(), nil
 	}
-	t := time.NewTimer(drainGrace)
+	p.mu.Lock()
+	for _, f := range p.outFiles {
+		_ = f.SetReadDeadline(time.Now().Add(drainGrace)) // closed already: at EOF
+	}
+	p.mu.Unlock()
+	t := time.NewTimer(drainGrace + drainBound)
 	defer t.Stop()
 	select {
 	case <-p.outDone:
