@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ringfence/ringfence/internal/workspace"
@@ -53,7 +54,7 @@ func statusOf(method string, o outcome.Outcome) (int, string) {
 	return http.StatusInternalServerError, CodeInternal
 }
 
-var modePattern = regexp.MustCompile(`^0[0-7]{3}$`)
+var modePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0[0-7]{3}$`) })
 
 // parseMode reads PUT's mode parameter: absent is 0644, as the spec says;
 // anything but ^0[0-7]{3}$ is refused (so never a set-id or sticky bit).
@@ -61,7 +62,7 @@ func parseMode(q string, present bool) (uint32, bool) {
 	if !present {
 		return 0o644, true
 	}
-	if !modePattern.MatchString(q) {
+	if !modePattern().MatchString(q) {
 		return 0, false
 	}
 	m, err := strconv.ParseUint(q, 8, 32)
@@ -94,7 +95,9 @@ var credentialValueMarkers = []string{"password=", "pwd=", "passwd=", "secret=",
 
 // jwtShape is a JSON Web Token (or any base64url JSON header with a
 // payload after it): "eyJ" is base64 for `{"`.
-var jwtShape = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.`)
+var jwtShape = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.`)
+})
 
 // metadataEnv keeps the variables of environ whose names start with
 // prefix, withholding every name that looks like a credential
@@ -118,7 +121,7 @@ func metadataEnv(environ []string, prefix string) map[string]string {
 }
 
 func credentialLike(name, value string) bool {
-	if policy.CredentialName(name) || policy.CredentialValue(value) || jwtShape.MatchString(value) {
+	if policy.CredentialName(name) || policy.CredentialValue(value) || jwtShape().MatchString(value) {
 		return true
 	}
 	lv := strings.ToLower(value)

@@ -25,7 +25,10 @@ type server struct {
 	baseline, last        snapshot
 }
 
-var addrRE = regexp.MustCompile(`ProcessService on (\S+) \(gRPC\), REST on (\S+);`)
+// addrRE is compiled on first use: package init stays free (TestPackageInitIsLazy).
+var addrRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`ProcessService on (\S+) \(gRPC\), REST on (\S+);`)
+})
 
 // startServer runs `BINARY serve` on loopback ports the kernel picks, with
 // HOME, TMPDIR and XDG_CONFIG_HOME of its own under dir (no user policy
@@ -61,7 +64,7 @@ func startServer(cfg *Config, n int, dir string) (*server, error) {
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			s.log.add(sc.Text())
-			if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
+			if m := addrRE().FindStringSubmatch(sc.Text()); m != nil {
 				select {
 				case addr <- m[1:]:
 				default:
