@@ -77,7 +77,12 @@ const (
 type ExecResult struct {
 	// Kind is one of the Kind constants (KindSuccess …); its JSON is the
 	// string: success, denied, command-failure, runner-failure, timed-out,
-	// aborted or over-budget.
+	// aborted or over-budget. It is a pure function of Outcome.Kind
+	// (outcome.ExecKindOf; the pipeline sets it only through
+	// outcome.ResultKind): the coarse kind to switch on, where Outcome.Kind
+	// is the situation (command-failure is not-found or nonzero-exit). Both
+	// stay in the JSON, which is stable. Empty only on a progress report of
+	// a process still running (Session.Running).
 	Kind        Kind                `json:"kind"`
 	ExitCode    *int                `json:"exitCode"` // null when the command was stopped or never ran
 	Signal      string              `json:"signal,omitempty"`

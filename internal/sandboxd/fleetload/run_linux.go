@@ -15,14 +15,15 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/sandbox"
 	"github.com/ringfence/ringfence/policy"
 )
 
 // Run starts the servers, warms them, takes their baselines, runs the
 // load for cfg.Duration, and checks every server for leaks after the run
-// and after its shutdown. The calling program must have called
-// ringfence.MaybeInternal first (the local Exec baseline re-executes it).
+// and after its shutdown. The calling program must dispatch the
+// re-executed entry points first (ringfence.MaybeInternal, or
+// internal/entry in a TestMain): the local Exec baseline re-executes it.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "local"), 0o700); err != nil {
 		return rep, err
 	}
-	local, err := ringfence.New(ringfence.Config{Root: filepath.Join(dir, "local"), MountPath: "/workspace",
+	local, err := sandbox.New(sandbox.Config{Root: filepath.Join(dir, "local"), MountPath: "/workspace",
 		Backend: cfg.LocalBackend, Defaults: policy.AgentDefaults()})
 	if err != nil {
 		return rep, fmt.Errorf("local sandbox: %w", err)
@@ -293,7 +294,7 @@ func settledLook(s *server, within time.Duration) (snapshot, error) {
 
 // idleFigures times 20 serial Executes on one server and 20 serial local
 // Execs of the same command.
-func idleFigures(ctx context.Context, s *server, local *ringfence.Local, record func(string, time.Duration)) error {
+func idleFigures(ctx context.Context, s *server, local *sandbox.Local, record func(string, time.Duration)) error {
 	c, err := newClient(fmt.Sprintf("s%didle", s.n), s.grpc, s.rest, 0, func(_ string, d time.Duration) { record(KindIdleExecute, d) })
 	if err != nil {
 		return err
@@ -312,9 +313,9 @@ func idleFigures(ctx context.Context, s *server, local *ringfence.Local, record 
 
 // localExec runs the Execute round's command with ringfence.Local.Exec
 // and checks it the same way.
-func localExec(ctx context.Context, sb *ringfence.Local, tok, kind string, record func(string, time.Duration)) error {
+func localExec(ctx context.Context, sb *sandbox.Local, tok, kind string, record func(string, time.Duration)) error {
 	begin := time.Now()
-	r, err := sb.Exec(ctx, []string{"sh", "-c", `printf %s "$1"; printf e%s "$1" >&2; exit "$2"`, "sh", tok, "3"}, ringfence.ExecOptions{})
+	r, err := sb.Exec(ctx, []string{"sh", "-c", `printf %s "$1"; printf e%s "$1" >&2; exit "$2"`, "sh", tok, "3"}, sandbox.ExecOptions{})
 	if err != nil {
 		return fmt.Errorf("local Exec %s: %w", tok, err)
 	}
