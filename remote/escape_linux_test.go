@@ -66,7 +66,7 @@ func remoteConfiner(t *testing.T, e *inittest.Env, p *policy.Policy, script stri
 	defer cancel()
 	res, err := sb.Exec(ctx, []string{"/bin/sh", "-c", script}, opts)
 	if err != nil {
-		t.Fatalf("exec through the server: %v\n%s", err, s.log.String())
+		t.Fatalf("exec through the server: %v\n%s", err, s.proc.Log())
 	}
 	out := inittest.Result{Stdout: res.Stdout, Stderr: res.Stderr, Code: -1}
 	out.Status.Started = res.Kind != ringfence.KindRunnerFailure

@@ -225,7 +225,7 @@ func TestRemoteTransportErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	_ = s.proc.Cmd.Process.Signal(syscall.SIGTERM)
 	waitFor(t, func() bool {
 		return errors.Is(right.Health(ctx), ErrShuttingDown) || errors.Is(right.Health(ctx), ErrUnreachable)
 	})

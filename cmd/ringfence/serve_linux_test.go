@@ -24,6 +24,7 @@ import (
 
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 	"github.com/ringfence/ringfence/internal/testenv"
+	"github.com/ringfence/ringfence/internal/testenv/serveproc"
 )
 
 // grpcurlVersion is the grpcurl the tests run (installed with go install
@@ -36,8 +37,6 @@ type serveProc struct {
 	stderr     *lockedBuffer
 	stop       func() error
 }
-
-var serveRE = regexp.MustCompile(`ProcessService on (\S+) \(gRPC\), REST on (\S+);`)
 
 func startServe(t *testing.T, args ...string) *serveProc {
 	t.Helper()
@@ -61,8 +60,8 @@ func startServe(t *testing.T, args ...string) *serveProc {
 	t.Cleanup(func() { _ = s.stop() })
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if m := serveRE.FindStringSubmatch(s.stderr.String()); m != nil {
-			s.grpc, s.rest = m[1], m[2]
+		if g, r, ok := serveproc.Addrs(s.stderr.String()); ok {
+			s.grpc, s.rest = g, r
 			return s
 		}
 		select {
