@@ -34,7 +34,7 @@ const grpcurlVersion = "v1.9.4"
 // serveProc is `ringfence serve …` running in this process.
 type serveProc struct {
 	grpc, rest string // host:port
-	stderr     *lockedBuffer
+	stderr     *testenv.LockedBuffer
 	stop       func() error
 }
 
@@ -44,7 +44,7 @@ func startServe(t *testing.T, args ...string) *serveProc {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user policy file
 	cmd := newServeCmd()
 	cmd.SetArgs(append([]string{"--grpc-port", "0", "--rest-port", "0", "--backend", "linux"}, args...))
-	s := &serveProc{stderr: &lockedBuffer{}}
+	s := &serveProc{stderr: &testenv.LockedBuffer{}}
 	cmd.SetErr(s.stderr)
 	cmd.SetOut(io.Discard)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
