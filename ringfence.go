@@ -48,7 +48,9 @@ type WindowSize = sandbox.WindowSize
 type ExecResult = sandbox.ExecResult
 
 // Kind is what one command turned out to be. It is outcome.ExecKind, so a
-// classification and a result compare without conversion.
+// classification and a result compare without conversion, and a result's
+// Kind is a function of its Outcome.Kind (outcome.ExecKindOf), never set
+// apart from it.
 type Kind = sandbox.Kind
 
 // The result kinds; the strings are the stable JSON of ExecResult.Kind.

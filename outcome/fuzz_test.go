@@ -10,8 +10,7 @@ import (
 	"github.com/ringfence/ringfence/internal/status"
 )
 
-var execKinds = []ExecKind{ExecSuccess, ExecDenied, ExecCommandFailure, ExecRunnerFailure,
-	ExecTimedOut, ExecAborted, ExecOverBudget}
+var execKinds = ExecKinds()
 
 // FuzzClassifyExec: whatever a command prints and however it ends, the
 // classifier never panics, a Started record is never a runner failure, and
@@ -67,7 +66,11 @@ func checkClassification(t *testing.T, ev Evidence, d Dialect, r ExecClass) {
 			t.Fatalf("violation not bounded to one line: %+v", v)
 		}
 	}
-	text := Narrate(FromExec(r, ev, ExecLimits{}, goldenContext), goldenContext)
+	o := FromExec(r, ev, ExecLimits{}, goldenContext)
+	if k, ok := ExecKindOf(o.Kind); !ok || k != r.Kind {
+		t.Fatalf("classified %s, but its outcome %s maps to %q: the result's two kinds would disagree", r.Kind, o.Kind, k)
+	}
+	text := Narrate(o, goldenContext)
 	if !utf8.ValidString(text) || len(text) > maxNarration {
 		t.Fatalf("narration invalid or too long: %d bytes", len(text))
 	}

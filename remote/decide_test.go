@@ -13,30 +13,27 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/ringfence/ringfence"
-	"github.com/ringfence/ringfence/internal/sandboxd/files"
-	"github.com/ringfence/ringfence/internal/sandboxd/process"
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
 	"github.com/ringfence/ringfence/policy"
 )
 
-// The client's wire names are the server's.
-func TestWireNamesMatchServer(t *testing.T) {
-	if trailerKind != process.TrailerKind || trailerOutcome != process.TrailerOutcome || outcomeHeader != files.OutcomeHeader {
-		t.Fatal("the client's trailer or header names drifted from the server's")
-	}
-	code := 3
-	o := process.Outcome{Kind: ringfence.KindDenied, ExitCode: &code, Signal: "SIGX", TimedOut: true, Breach: "memory",
-		Violations: []outcome.Violation{{Backend: "linux", Reason: "write-denied"}}, Narration: "n", Backend: "linux",
-		Enforcement: ringfence.Enforcement{Files: "full", Network: "full"}, Truncated: &ringfence.Truncated{Stdout: 9}}
-	b, _ := json.Marshal(o)
-	var w wireOutcome
-	if err := json.Unmarshal(b, &w); err != nil {
+// The client reads back what the server's pipeline wrote: the extension's
+// fields, and the model-facing outcome with the Kind derived from it.
+func TestResultOfServerTrailer(t *testing.T) {
+	code := 127
+	sent := &ringfence.ExecResult{Kind: ringfence.KindCommandFailure, ExitCode: &code, Narration: "n", Backend: "linux",
+		Violations:  []outcome.Violation{{Backend: "linux", Reason: "write-denied"}},
+		Enforcement: ringfence.Enforcement{Files: "full", Network: "full"}, Outcome: outcome.Outcome{Kind: outcome.NotFound}}
+	ex := int32(127)
+	r, err := resultOf(end{exit: &ex, trailer: wire.Trailer(sent, nil)}, ringfence.Isolation{Filesystem: true, Network: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	back, _ := json.Marshal(w)
-	if string(back) != string(b) {
-		t.Fatalf("wireOutcome lost fields of process.Outcome:\n%s\n%s", b, back)
+	if r.Kind != sent.Kind || r.Outcome.Kind != outcome.NotFound || *r.ExitCode != 127 || r.Narration != "n" ||
+		r.Backend != "linux" || len(r.Violations) != 1 || r.Enforcement.Files != "full" {
+		t.Fatalf("read back %+v", r)
 	}
 }
 
@@ -111,9 +108,9 @@ func TestHTTPFailure(t *testing.T) {
 	}
 }
 
-func trailerOf(o process.Outcome) metadata.MD {
+func trailerOf(o wire.Outcome) metadata.MD {
 	b, _ := json.Marshal(o)
-	return metadata.Pairs(trailerKind, string(o.Kind), trailerOutcome, string(b))
+	return metadata.Pairs(wire.TrailerKind, string(o.Kind), wire.TrailerOutcome, string(b))
 }
 
 func TestResultOf(t *testing.T) {
@@ -121,7 +118,7 @@ func TestResultOf(t *testing.T) {
 	full := ringfence.Isolation{Filesystem: true, Network: true, Processes: true}
 	enf := ringfence.Enforcement{Files: "full", Network: "full"}
 	code := 3
-	denied := trailerOf(process.Outcome{Kind: ringfence.KindDenied, ExitCode: &code, Backend: "linux", Enforcement: enf,
+	denied := trailerOf(wire.Outcome{Kind: ringfence.KindDenied, ExitCode: &code, Backend: "linux", Enforcement: enf,
 		Violations: []outcome.Violation{{Backend: "linux", Reason: "write-denied"}}, Narration: "refused"})
 	for _, c := range []struct {
 		name     string
@@ -140,13 +137,13 @@ func TestResultOf(t *testing.T) {
 		{"client cancel", end{exit: &minus, aborted: true}, ringfence.Isolation{}, ringfence.KindAborted, nil, false},
 		{"output bound", end{exit: &minus, overrun: true, seenOut: 10, max: 5}, ringfence.Isolation{}, ringfence.KindOverBudget, nil, false},
 		{"stream lost", end{streamErr: status.Error(codes.Unavailable, "gone")}, ringfence.Isolation{}, ringfence.KindRunnerFailure, nil, false},
-		{"files not enforced", end{exit: &zero, trailer: trailerOf(process.Outcome{Kind: ringfence.KindSuccess, Backend: "linux",
+		{"files not enforced", end{exit: &zero, trailer: trailerOf(wire.Outcome{Kind: ringfence.KindSuccess, Backend: "linux",
 			Enforcement: ringfence.Enforcement{Files: "none", Network: "full"}})}, full, ringfence.KindSuccess, nil, true},
-		{"landlock has no pid namespace", end{exit: &zero, trailer: trailerOf(process.Outcome{Kind: ringfence.KindSuccess, Backend: "landlock",
+		{"landlock has no pid namespace", end{exit: &zero, trailer: trailerOf(wire.Outcome{Kind: ringfence.KindSuccess, Backend: "landlock",
 			Enforcement: enf})}, ringfence.Isolation{Processes: true}, ringfence.KindSuccess, nil, true},
-		{"an unknown kind: not believed", end{exit: &three, trailer: metadata.Pairs(trailerKind, "fine", trailerOutcome, `{"kind":"fine"}`)},
+		{"an unknown kind: not believed", end{exit: &three, trailer: metadata.Pairs(wire.TrailerKind, "fine", wire.TrailerOutcome, `{"kind":"fine"}`)},
 			ringfence.Isolation{}, ringfence.KindCommandFailure, intp(3), false},
-		{"kind and outcome disagree: not believed", end{exit: &zero, trailer: metadata.Pairs(trailerKind, "denied", trailerOutcome, `{"kind":"success"}`)},
+		{"kind and outcome disagree: not believed", end{exit: &zero, trailer: metadata.Pairs(wire.TrailerKind, "denied", wire.TrailerOutcome, `{"kind":"success"}`)},
 			ringfence.Isolation{}, ringfence.KindSuccess, intp(0), false},
 	} {
 		r, err := resultOf(c.e, c.claims)

@@ -15,10 +15,12 @@
 // which are concrete types and cannot be implemented remotely.
 //
 // Against ringfence serve, each result carries ringfence's outcome (kind,
-// violations, narration, backend, enforcement) from the additive trailing
-// metadata; against the reference daemon, which sends none, the kind is
-// judged from the exit code (0 success, else command-failure) and the
-// narration is generic. Errors wrap the values a local Sandbox returns —
+// violations, narration, the model-facing outcome, backend, enforcement)
+// from the additive trailing metadata (package internal/sandboxd/wire, the
+// server's own definitions); against the reference daemon, which sends
+// none, the outcome is judged from the exit code (0 ok, else
+// nonzero-exit) and the narration is generic. As locally, a result's Kind
+// is derived from its Outcome.Kind only (outcome.ResultKind). Errors wrap the values a local Sandbox returns —
 // pathrule.ErrPathRefused (checked by name before anything is sent, and a
 // cwd the server refuses), policy.ErrDenied (403), fs.ErrNotExist (404),
 // ringfence.ErrSessionFull — or this package's ErrUnreachable, ErrAuth,
@@ -71,8 +73,9 @@
 //   - ExecOptions.NetworkAsk is not carried (the API has no way to ask);
 //     Terminal gets a fixed 24x80 terminal (no Input/Size relay).
 //   - Signals other than SIGINT, SIGTERM and SIGKILL cannot be sent.
-//   - A result's Outcome is only its kind: the full model-facing outcome
-//     stays on the server (its narration is in Narration).
+//   - From a ringfence serve older than the outcome field, or the
+//     reference daemon, a result's Outcome is only its kind (the first
+//     situation of its exec kind: outcome.SituationOf).
 //   - A signalled process's exit code is the standard's -1: the result has
 //     no exit code and, without ringfence's outcome, no signal name.
 //   - Output past MaxOutput is dropped from the result (Truncated counts

@@ -159,7 +159,7 @@ func notRun(code int, msg string) *ringfence.ExecResult {
 		o = outcome.Outcome{Kind: outcome.NotFound}
 		narr = "The command could not be run: the program was not found."
 	}
-	return &ringfence.ExecResult{Kind: ringfence.KindCommandFailure, ExitCode: &c, Stderr: msg + "\n",
+	return &ringfence.ExecResult{Kind: outcome.ResultKind(o), ExitCode: &c, Stderr: msg + "\n",
 		Narration: narr, Outcome: o, Violations: []outcome.Violation{}}
 }
 

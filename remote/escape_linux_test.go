@@ -3,17 +3,13 @@ package remote
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ringfence/ringfence"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/status"
-	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -66,7 +62,7 @@ func remoteConfiner(t *testing.T, e *inittest.Env, p *policy.Policy, script stri
 	defer cancel()
 	res, err := sb.Exec(ctx, []string{"/bin/sh", "-c", script}, opts)
 	if err != nil {
-		t.Fatalf("exec through the server: %v\n%s", err, s.log.String())
+		t.Fatalf("exec through the server: %v\n%s", err, s.proc.Log())
 	}
 	out := inittest.Result{Stdout: res.Stdout, Stderr: res.Stderr, Code: -1}
 	out.Status.Started = res.Kind != ringfence.KindRunnerFailure
@@ -97,47 +93,12 @@ func TestEscapesThroughRemote(t *testing.T) {
 // suites): a copy of this test binary and of the server binary that
 // nobody can execute, under RINGFENCE_REQUIRE_ALL=1.
 func TestEscapesThroughRemoteNonRoot(t *testing.T) {
-	testenv.NeedRoot(t)
-	dir, err := os.MkdirTemp("/var/tmp", "remote-nonroot-")
-	if err != nil {
-		t.Fatal(err)
+	if os.Geteuid() != 0 {
+		t.Skip("already not root")
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bins := map[string]string{self: filepath.Join(dir, "remote.test"), serveBin: filepath.Join(dir, "ringfence")}
-	for from, to := range bins {
-		data, err := os.ReadFile(from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tmp := filepath.Join(dir, "tmp")
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(tmp, nobody, nobody); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bins[self], "-test.run", "^TestEscapesThroughRemote$", "-test.count=1", "-test.v")
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "TMPDIR=" + tmp, "RINGFENCE_REQUIRE_ALL=1", "HOME=" + tmp,
-		serveBinEnv + "=" + bins[serveBin]}
-	cmd.Dir = tmp
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	out, err := cmd.CombinedOutput()
-	passed := strings.Count(string(out), "--- PASS: TestEscapesThroughRemote/")
-	t.Logf("non-root run: %d passed, %d skipped", passed, strings.Count(string(out), "--- SKIP"))
-	if err != nil || passed == 0 {
-		t.Fatalf("non-root run failed: %v\n%s", err, out)
-	}
+	inittest.Rerun(t, inittest.RerunOptions{Pattern: "^TestEscapesThroughRemote$", UID: nobody,
+		Env: []string{"PATH=/usr/bin:/bin"}, Copies: map[string]string{serveBinEnv: serveBin},
+		PassMark: "--- PASS: TestEscapesThroughRemote/"})
 }
 
 const nobody = 65534

@@ -1,22 +1,9 @@
 package remote
 
 import (
-	"io"
 	"net"
-	"sync"
 	"testing"
 )
-
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
-}
 
 // deadAddr is a loopback address nobody listens on.
 func deadAddr(t *testing.T) string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ringfence/ringfence"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 )
 
 // Process is one command running on the server, started by Exec or by a
@@ -247,8 +248,9 @@ func (p *Process) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// maxStdinChunk keeps one WriteStdin under the server's bound (1 MiB).
-const maxStdinChunk = 512 << 10
+// maxStdinChunk keeps one WriteStdin well under ringfence serve's bound
+// (wire.MaxStdinChunk; the reference daemon states none): half of it.
+const maxStdinChunk = wire.MaxStdinChunk / 2
 
 // CloseStdin ends the process's input (end-of-file; on a terminal, the
 // server types Ctrl-D).
@@ -266,15 +268,8 @@ func (p *Process) CloseStdin() error {
 // Signal sends sig (SIGINT, SIGTERM or SIGKILL: the standard's three) to
 // the process's group.
 func (p *Process) Signal(sig syscall.Signal) error {
-	var s pb.Signal
-	switch sig {
-	case syscall.SIGINT:
-		s = pb.Signal_SIGNAL_SIGINT
-	case syscall.SIGTERM:
-		s = pb.Signal_SIGNAL_SIGTERM
-	case syscall.SIGKILL:
-		s = pb.Signal_SIGNAL_SIGKILL
-	default:
+	s, ok := wire.ProtoSignal(sig)
+	if !ok {
 		return &Error{Op: "signal", Message: sig.String() + " is not one the API carries (SIGINT, SIGTERM, SIGKILL)", Err: ErrInvalid}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), killWait)

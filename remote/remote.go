@@ -21,6 +21,7 @@ import (
 
 	"github.com/ringfence/ringfence"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 	"github.com/ringfence/ringfence/pathrule"
 )
 
@@ -245,7 +246,7 @@ func (s *Sandbox) ReadFile(ctx context.Context, path string, maxBytes int64) ([]
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		return nil, httpFailure("read", path, resp.StatusCode, resp.Header.Get(outcomeHeader), body)
+		return nil, httpFailure("read", path, resp.StatusCode, resp.Header.Get(wire.OutcomeHeader), body)
 	}
 	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
 		// A directory's listing, not a file's bytes.
@@ -277,14 +278,10 @@ func (s *Sandbox) WriteFile(ctx context.Context, path string, data []byte) error
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode/100 != 2 {
-		return httpFailure("write", path, resp.StatusCode, resp.Header.Get(outcomeHeader), body)
+		return httpFailure("write", path, resp.StatusCode, resp.Header.Get(wire.OutcomeHeader), body)
 	}
 	return nil
 }
-
-// outcomeHeader is ringfence serve's outcome of a /v1/files call
-// (files.OutcomeHeader; a test pins the two together).
-const outcomeHeader = "Ringfence-Outcome"
 
 // track records a process this client started, until it ends.
 func (s *Sandbox) track(p *Process) error {

@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/testenv"
 	"github.com/ringfence/ringfence/pathrule"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -103,8 +103,8 @@ func TestRemoteSession(t *testing.T) {
 	ctx := ctxT(t)
 	ss := sb.Session()
 	defer ss.Close()
-	var live bytes.Buffer
-	p, err := ss.Start(ctx, ringfence.Cmd{Argv: []string{"sh", "-c", `while read l; do echo "got $l"; done; echo eof`}, Stdout: &syncWriter{w: &live}})
+	var live testenv.LockedBuffer
+	p, err := ss.Start(ctx, ringfence.Cmd{Argv: []string{"sh", "-c", `while read l; do echo "got $l"; done; echo eof`}, Stdout: &live})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +117,8 @@ func TestRemoteSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := p.Wait(ctx)
-	if err != nil || res.Stdout != "got one\ngot two\neof\n" || res.Kind != ringfence.KindSuccess {
-		t.Fatalf("stdin process: %+v %v", res, err)
+	if err != nil || res.Stdout != "got one\ngot two\neof\n" || res.Kind != ringfence.KindSuccess || live.String() != res.Stdout {
+		t.Fatalf("stdin process: %+v %v (live: %q)", res, err, live.String())
 	}
 	// A server that runs until signalled.
 	p, err = ss.Start(ctx, ringfence.Cmd{Argv: []string{"sh", "-c", `trap 'echo term; exit 9' TERM; echo up; while :; do sleep 0.05; done`}, Timeout: -1})
@@ -225,7 +225,7 @@ func TestRemoteTransportErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	_ = s.proc.Cmd.Process.Signal(syscall.SIGTERM)
 	waitFor(t, func() bool {
 		return errors.Is(right.Health(ctx), ErrShuttingDown) || errors.Is(right.Health(ctx), ErrUnreachable)
 	})

@@ -1,18 +1,15 @@
 package remote
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ringfence/ringfence/internal/testenv/serveproc"
 )
 
 // serveBin is `ringfence` built from this tree by TestMain as it ships
@@ -42,30 +39,8 @@ func buildServe() (string, func(), error) {
 type server struct {
 	grpc, rest string
 	root, home string
-	cmd        *exec.Cmd
-	log        *lockedBuf
-	done       chan struct{}
-	once       sync.Once
+	proc       *serveproc.Proc
 }
-
-type lockedBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-var serveRE = regexp.MustCompile(`ProcessService on (\S+) \(gRPC\), REST on (\S+);`)
 
 // startServe starts `ringfence serve --root-dir root` on loopback with
 // free ports and args, and stops it (SIGTERM) when the test ends. root ""
@@ -93,66 +68,30 @@ func launchServe(root string, args ...string) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	argv := append([]string{"serve", "--grpc-port", "0", "--rest-port", "0", "--backend", "linux",
+	argv := append([]string{"--grpc-port", "0", "--rest-port", "0", "--backend", "linux",
 		"--shutdown-timeout", "2s", "--root-dir", root}, args...)
-	cmd := exec.Command(serveBin, argv...)
 	// The server's own environment: a private home and config (no user
 	// policy file), and the test's variables — canaries included — which
 	// must never reach a command.
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home+"/.config", "XDG_STATE_HOME="+home+"/.state")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	s := &server{root: root, home: home, cmd: cmd, log: &lockedBuf{}, done: make(chan struct{})}
-	pr, pw := io.Pipe()
-	cmd.Stderr = io.MultiWriter(s.log, pw)
-	if err := cmd.Start(); err != nil {
+	p, err := serveproc.Start(serveproc.Options{Binary: serveBin, Args: argv,
+		Env: append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home+"/.config", "XDG_STATE_HOME="+home+"/.state")})
+	if err != nil {
 		os.RemoveAll(home)
 		return nil, err
 	}
-	go func() { _ = cmd.Wait(); pw.Close(); close(s.done) }()
-	found := make(chan []string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if m := serveRE.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m
-			}
-		}
-		close(found)
-		io.Copy(io.Discard, pr) // the log pipe must never block the server
-	}()
-	select {
-	case m, ok := <-found:
-		if !ok {
-			s.stop()
-			return nil, fmt.Errorf("serve ended before listening:\n%s", s.log.String())
-		}
-		s.grpc, s.rest = m[1], m[2]
-		go func() {
-			for range found {
-			}
-		}()
-	case <-time.After(60 * time.Second):
-		s.stop()
-		return nil, fmt.Errorf("serve did not start:\n%s", s.log.String())
-	}
-	return s, nil
+	return &server{grpc: p.GRPC, rest: p.REST, root: root, home: home, proc: p}, nil
 }
 
-// stop ends the server gracefully (SIGTERM) and waits for it.
+// stop ends the server gracefully (SIGTERM) and waits for it; only a
+// server that had to be killed is an error (a test may have stopped it
+// already, with any status).
 func (s *server) stop() error {
-	var err error
-	s.once.Do(func() {
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.done:
-		case <-time.After(30 * time.Second):
-			_ = s.cmd.Process.Kill()
-			<-s.done
-			err = fmt.Errorf("serve did not stop on SIGTERM:\n%s", s.log.String())
-		}
-		os.RemoveAll(s.home)
-	})
-	return err
+	err := s.proc.Stop(30 * time.Second)
+	os.RemoveAll(s.home)
+	if errors.Is(err, serveproc.ErrKilled) {
+		return err
+	}
+	return nil
 }
 
 // client is a remote Sandbox on s, closed when the test ends.

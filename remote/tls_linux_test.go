@@ -1,57 +1,24 @@
 package remote
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
-	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/testenv/testpki"
 )
-
-// testCert makes a CA and a server certificate for 127.0.0.1 it signs.
-func testCert(t *testing.T) (caPool *x509.CertPool, certPEM, keyPEM []byte) {
-	t.Helper()
-	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "remote test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, _ := x509.ParseCertificate(caDER)
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		KeyUsage: x509.KeyUsageDigitalSignature}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, _ := x509.MarshalECPrivateKey(key)
-	caPool = x509.NewCertPool()
-	caPool.AddCert(ca)
-	return caPool, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb})
-}
 
 // Over TLS with a token (as a pod off loopback is served): a client that
 // trusts the server's CA works on both ports; one that does not is refused
 // at the handshake (ErrUnreachable), its token never sent.
 func TestRemoteTLS(t *testing.T) {
-	pool, certPEM, keyPEM := testCert(t)
+	ca := testpki.NewCA(t, "remote test CA")
+	certPEM, keyPEM := ca.Issue(t, x509.ExtKeyUsageServerAuth)
+	pool := ca.Pool()
 	dir := t.TempDir()
 	files := map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "token": []byte("tls-token-0123456789abcdef0123456789\n")}
 	for n, b := range files {

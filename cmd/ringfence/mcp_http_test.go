@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -23,27 +21,9 @@ import (
 	"github.com/ringfence/ringfence/internal/testenv"
 )
 
-// lockedBuffer is the server's stderr, read while it writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // httpServer is `ringfence mcp --http …` running in this process.
 type httpServer struct {
-	stderr    *lockedBuffer
+	stderr    *testenv.LockedBuffer
 	url       string // http://127.0.0.1:port/ (TCP only)
 	tokenPath string // the generated token's file, when one was
 	stop      func() error
@@ -60,7 +40,7 @@ func startHTTP(t *testing.T, args ...string) *httpServer {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user policy file
 	cmd := newMCPCmd()
 	cmd.SetArgs(args)
-	s := &httpServer{stderr: &lockedBuffer{}}
+	s := &httpServer{stderr: &testenv.LockedBuffer{}}
 	cmd.SetErr(s.stderr)
 	cmd.SetOut(io.Discard)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true

@@ -24,6 +24,7 @@ import (
 
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 	"github.com/ringfence/ringfence/internal/testenv"
+	"github.com/ringfence/ringfence/internal/testenv/serveproc"
 )
 
 // grpcurlVersion is the grpcurl the tests run (installed with go install
@@ -33,11 +34,9 @@ const grpcurlVersion = "v1.9.4"
 // serveProc is `ringfence serve …` running in this process.
 type serveProc struct {
 	grpc, rest string // host:port
-	stderr     *lockedBuffer
+	stderr     *testenv.LockedBuffer
 	stop       func() error
 }
-
-var serveRE = regexp.MustCompile(`ProcessService on (\S+) \(gRPC\), REST on (\S+);`)
 
 func startServe(t *testing.T, args ...string) *serveProc {
 	t.Helper()
@@ -45,7 +44,7 @@ func startServe(t *testing.T, args ...string) *serveProc {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user policy file
 	cmd := newServeCmd()
 	cmd.SetArgs(append([]string{"--grpc-port", "0", "--rest-port", "0", "--backend", "linux"}, args...))
-	s := &serveProc{stderr: &lockedBuffer{}}
+	s := &serveProc{stderr: &testenv.LockedBuffer{}}
 	cmd.SetErr(s.stderr)
 	cmd.SetOut(io.Discard)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
@@ -61,8 +60,8 @@ func startServe(t *testing.T, args ...string) *serveProc {
 	t.Cleanup(func() { _ = s.stop() })
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if m := serveRE.FindStringSubmatch(s.stderr.String()); m != nil {
-			s.grpc, s.rest = m[1], m[2]
+		if g, r, ok := serveproc.Addrs(s.stderr.String()); ok {
+			s.grpc, s.rest = g, r
 			return s
 		}
 		select {

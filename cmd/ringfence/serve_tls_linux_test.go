@@ -2,15 +2,8 @@ package main
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -22,61 +15,25 @@ import (
 	"google.golang.org/grpc/credentials"
 
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
+	"github.com/ringfence/ringfence/internal/testenv/testpki"
 )
-
-// testCA makes a CA and a certificate it signs (server or client).
-type testCA struct {
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-	pem  []byte
-}
-
-func newTestCA(t *testing.T) *testCA {
-	t.Helper()
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := x509.ParseCertificate(der)
-	return &testCA{cert: c, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
-}
-
-func (ca *testCA) issue(t *testing.T, usage x509.ExtKeyUsage) (certPEM, keyPEM []byte) {
-	t.Helper()
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: "localhost"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		DNSNames: []string{"localhost"}, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
-		ExtKeyUsage: []x509.ExtKeyUsage{usage}, KeyUsage: x509.KeyUsageDigitalSignature}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, _ := x509.MarshalECPrivateKey(key)
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb})
-}
 
 // Off loopback with mutual TLS: a client with a certificate the CA signed
 // is served; one without, or with another CA's, is refused; the key file
 // is out of the sandbox's reach.
 func TestServeMutualTLS(t *testing.T) {
 	dir := t.TempDir()
-	ca := newTestCA(t)
-	sc, sk := ca.issue(t, x509.ExtKeyUsageServerAuth)
+	ca := testpki.NewCA(t, "test CA")
+	sc, sk := ca.Issue(t, x509.ExtKeyUsageServerAuth)
 	write := func(name string, b []byte) string {
 		p := filepath.Join(dir, name)
 		must(t, os.WriteFile(p, b, 0o600))
 		return p
 	}
-	certF, keyF, caF := write("server.pem", sc), write("server.key", sk), write("ca.pem", ca.pem)
+	certF, keyF, caF := write("server.pem", sc), write("server.key", sk), write("ca.pem", ca.PEM)
 	s := startServe(t, "--root-dir", t.TempDir(), "--listen", "0.0.0.0", "--tls-cert", certF, "--tls-key", keyF, "--tls-client-ca", caF)
 	addr := strings.Replace(s.grpc, "0.0.0.0", "127.0.0.1", 1)
-	roots := x509.NewCertPool()
-	roots.AddCert(ca.cert)
+	roots := ca.Pool()
 	call := func(certs []tls.Certificate) (*pb.ExecuteResponse, error) {
 		creds := credentials.NewTLS(&tls.Config{RootCAs: roots, Certificates: certs, ServerName: "localhost"})
 		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(creds))
@@ -88,7 +45,7 @@ func TestServeMutualTLS(t *testing.T) {
 		defer cancel()
 		return pb.NewProcessServiceClient(conn).Execute(ctx, &pb.ExecuteRequest{Config: &pb.ProcessConfig{Command: []string{"cat", keyF}}})
 	}
-	cc, ck := ca.issue(t, x509.ExtKeyUsageClientAuth)
+	cc, ck := ca.Issue(t, x509.ExtKeyUsageClientAuth)
 	good, _ := tls.X509KeyPair(cc, ck)
 	r, err := call([]tls.Certificate{good})
 	if err != nil {
@@ -120,8 +77,8 @@ func TestServeMutualTLS(t *testing.T) {
 	if c := get("/v1/metadata", []tls.Certificate{good}); c != http.StatusOK { // through to the files API
 		t.Fatalf("metadata with a certificate: %d", c)
 	}
-	other := newTestCA(t)
-	oc, ok := other.issue(t, x509.ExtKeyUsageClientAuth)
+	other := testpki.NewCA(t, "another CA")
+	oc, ok := other.Issue(t, x509.ExtKeyUsageClientAuth)
 	bad, _ := tls.X509KeyPair(oc, ok)
 	if _, err := call([]tls.Certificate{bad}); err == nil {
 		t.Fatal("served a client whose certificate another CA signed")

@@ -3,19 +3,19 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/internal/testenv"
 )
 
 // userTerminal is a pseudo-terminal standing in for the person's own: the
@@ -58,22 +58,7 @@ func (u *userTerminal) ptsNumber(t *testing.T) int {
 }
 
 // syncBuffer is the live output, read while the command runs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer struct{ testenv.LockedBuffer }
 
 func (s *syncBuffer) waitFor(t *testing.T, what string) {
 	t.Helper()

@@ -29,9 +29,16 @@
 // from its name; host paths in backend reasons are scrubbed to the model's
 // paths before any result leaves.
 //
-// Gaps: Workspace and WorkspaceFor still return the internal
-// *workspace.Workspace (a public interface over the file layer is not
-// designed yet); ExecResult carries two kinds, Kind (the seven-way
+// Names: every internal type a public method takes or returns, or a
+// public field holds, has a name here the root re-exports (Workspace and
+// its options and results, the enforcement levels), so a library user can
+// write it; the root's TestPublicTypesAreNameable walks the API for one
+// that has none. ExecResult carries two kinds, Kind (the seven-way
 // ExecKind the CLI maps to exit codes) and Outcome.Kind (the model-facing
-// situation), which the --json contract names both.
+// situation); Kind is derived from Outcome.Kind only (outcome.ResultKind),
+// and the --json contract keeps both.
+//
+// Gaps: Workspace is the concrete file layer (internal/workspace's type
+// under a public name), not an interface another implementation could
+// offer; its methods are as that package defines them.
 package sandbox

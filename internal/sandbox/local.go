@@ -187,8 +187,9 @@ func (l *Local) Policy(req policy.Request) (*policy.Policy, error) {
 	return policy.Resolve(req, l.defaults)
 }
 
-// Workspace is the policy-fenced file layer over the root (default policy).
-func (l *Local) Workspace() *workspace.Workspace { return l.ws }
+// Workspace is the policy-fenced file layer over the root (default
+// policy). It belongs to the sandbox: Close closes it.
+func (l *Local) Workspace() *Workspace { return l.ws }
 
 // WorkspaceFor resolves req against the deployment's defaults, as
 // ExecRequest does, and opens the file layer over the resulting policy. It
@@ -196,7 +197,7 @@ func (l *Local) Workspace() *workspace.Workspace { return l.ws }
 // one path) is done through the same fence as every other write: the
 // approval widens the policy, never a flag in the call. A single-call
 // approval is spent here. The caller closes the workspace.
-func (l *Local) WorkspaceFor(req policy.Request) (*workspace.Workspace, error) {
+func (l *Local) WorkspaceFor(req policy.Request) (*Workspace, error) {
 	pol, err := l.Policy(req)
 	if err != nil {
 		return nil, err

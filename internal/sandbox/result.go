@@ -38,7 +38,9 @@ func (l *Local) resultIn(nc outcome.Context, cmd *confine.Cmd, pol *policy.Polic
 	}
 	oc := outcome.FromExec(cls, ev, lim, nc)
 	out := &ExecResult{
-		Kind: cls.Kind, ExitCode: cls.ExitCode, Signal: cls.Signal,
+		// Kind only from the outcome (outcome.ResultKind): the two kinds
+		// of a result cannot disagree.
+		Kind: outcome.ResultKind(oc), ExitCode: cls.ExitCode, Signal: cls.Signal,
 		Stdout: string(res.Stdout), Stderr: string(res.Stderr),
 		TimedOut: res.TimedOut, DurationMs: res.DurationMs,
 		Backend: cmd.Backend, Enforcement: l.enforcement(cmd, pol, res.Resources),
@@ -68,7 +70,7 @@ func (l *Local) startFailure(cmd *confine.Cmd, pol *policy.Policy, err error) *E
 	nc := l.narration(pol)
 	oc := outcome.FromExec(cls, ev, outcome.ExecLimits{}, nc)
 	return &ExecResult{
-		Kind: cls.Kind, Backend: cmd.Backend,
+		Kind: outcome.ResultKind(oc), Backend: cmd.Backend,
 		Enforcement: l.enforcement(cmd, pol, ""),
 		Violations:  []outcome.Violation{},
 		Narration:   outcome.Narrate(oc, nc),

@@ -58,7 +58,9 @@ type Truncated = run.Truncated
 type Enforcement = confine.Enforcement
 
 // Kind is what one command turned out to be. It is outcome.ExecKind, so a
-// classification and a result compare without conversion.
+// classification and a result compare without conversion, and a result's
+// Kind is a function of its Outcome.Kind (outcome.ExecKindOf), never set
+// apart from it.
 type Kind = outcome.ExecKind
 
 // The result kinds; the strings are the stable JSON of ExecResult.Kind.
@@ -77,7 +79,12 @@ const (
 type ExecResult struct {
 	// Kind is one of the Kind constants (KindSuccess …); its JSON is the
 	// string: success, denied, command-failure, runner-failure, timed-out,
-	// aborted or over-budget.
+	// aborted or over-budget. It is a pure function of Outcome.Kind
+	// (outcome.ExecKindOf; the pipeline sets it only through
+	// outcome.ResultKind): the coarse kind to switch on, where Outcome.Kind
+	// is the situation (command-failure is not-found or nonzero-exit). Both
+	// stay in the JSON, which is stable. Empty only on a progress report of
+	// a process still running (Session.Running).
 	Kind        Kind                `json:"kind"`
 	ExitCode    *int                `json:"exitCode"` // null when the command was stopped or never ran
 	Signal      string              `json:"signal,omitempty"`

@@ -172,6 +172,20 @@ var OneShotSessionReasons = []string{
 // namespaces, /tmp and cgroup); false for a session of one-shot runs.
 func (s *Session) Shared() bool { return s.one == nil }
 
+// markEnded records, once, that the session ended and why, and stops its
+// idle timer; false when it had ended already (nothing more to tear
+// down). The caller holds s.mu.
+func (s *Session) markEnded(why error) bool {
+	if s.closed {
+		return false
+	}
+	s.closed, s.err = true, why
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	return true
+}
+
 // Reasons say what the session does not share, when it is one-shot runs.
 func (s *Session) Reasons() []string {
 	if s.one == nil {

@@ -639,13 +639,9 @@ func (s *Session) end(why error) {
 		return
 	}
 	s.mu.Lock()
-	if s.closed {
+	if !s.markEnded(why) {
 		s.mu.Unlock()
 		return
-	}
-	s.closed, s.err = true, why
-	if s.idle != nil {
-		s.idle.Stop()
 	}
 	procs := append([]*Process(nil), s.procs...)
 	s.mu.Unlock()

@@ -309,13 +309,9 @@ func treeBelow(root int) []int {
 // as a cancelled Exec), and the runs' goroutines finish their processes.
 func (s *Session) endOneShot(why error) {
 	s.mu.Lock()
-	if s.closed {
+	if !s.markEnded(why) {
 		s.mu.Unlock()
 		return
-	}
-	s.closed, s.err = true, why
-	if s.idle != nil {
-		s.idle.Stop()
 	}
 	close(s.closeCh)
 	s.mu.Unlock()

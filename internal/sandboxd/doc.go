@@ -2,7 +2,10 @@
 // (KEP-539.2, "sandboxd") as `ringfence serve`: the gRPC
 // process.v1.ProcessService (package process, spec/process/v1) and the
 // REST API (files, health, metadata: package files) on two listeners,
-// with ringfence's confinement under every process.
+// with ringfence's confinement under every process. What ringfence adds
+// to the standard's wire (the outcome trailer and header, the signal
+// table, the stdin bound) is defined once in package wire, which the
+// client (package remote) shares.
 //
 // Serve wires them: server reflection on (grpcurl works without the
 // .proto), an optional bearer token on every gRPC call and every REST

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/outcome"
 )
@@ -107,8 +108,8 @@ func checkHeader(t *testing.T, h string, o outcome.Outcome) {
 		t.Fatalf("header %q decodes to %q, want %q", h, back.Path, wantBack.Path)
 	}
 	if hv := (http.Header{}); true {
-		hv.Set(OutcomeHeader, h)
-		if hv.Get(OutcomeHeader) != h {
+		hv.Set(wire.OutcomeHeader, h)
+		if hv.Get(wire.OutcomeHeader) != h {
 			t.Fatal("header value changed by net/http")
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/outcome"
 )
@@ -165,19 +166,19 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	o = h.narrate.Scrub(o)
 	status, code := statusOf(r.Method, o)
-	w.Header().Set(OutcomeHeader, outcomeHeader(o))
+	w.Header().Set(wire.OutcomeHeader, outcomeHeader(o))
 	writeJSON(w, status, Error{Code: code, Message: strings.TrimSpace(outcome.Narrate(o, h.narrate))})
 }
 
 // badRequest answers a malformed parameter, before the fence is asked.
 func (h *Handler) badRequest(w http.ResponseWriter, detail string) {
 	o := outcome.Outcome{Kind: outcome.InvalidArguments, Detail: detail}
-	w.Header().Set(OutcomeHeader, outcomeHeader(o))
+	w.Header().Set(wire.OutcomeHeader, outcomeHeader(o))
 	writeJSON(w, http.StatusBadRequest, Error{Code: CodeInvalidArgument, Message: detail})
 }
 
 func (h *Handler) ok(w http.ResponseWriter, o outcome.Outcome) {
-	w.Header().Set(OutcomeHeader, outcomeHeader(h.narrate.Scrub(o)))
+	w.Header().Set(wire.OutcomeHeader, outcomeHeader(h.narrate.Scrub(o)))
 }
 
 // modelPath is the {path} of a request as the fence takes it: "", "." and

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 	"github.com/ringfence/ringfence/internal/workspace"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -122,8 +123,8 @@ func (r reply) outcomeKind(t testing.TB) string {
 	var o struct {
 		Kind string `json:"kind"`
 	}
-	if err := json.Unmarshal([]byte(r.header.Get(OutcomeHeader)), &o); err != nil {
-		t.Errorf("outcome header %q: %v", r.header.Get(OutcomeHeader), err)
+	if err := json.Unmarshal([]byte(r.header.Get(wire.OutcomeHeader)), &o); err != nil {
+		t.Errorf("outcome header %q: %v", r.header.Get(wire.OutcomeHeader), err)
 	}
 	return o.Kind
 }

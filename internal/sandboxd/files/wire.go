@@ -48,7 +48,3 @@ const (
 	CodeInternal          = "INTERNAL"
 	CodeResourceExhausted = "RESOURCE_EXHAUSTED"
 )
-
-// OutcomeHeader carries ringfence's outcome of a /v1/files call, as JSON
-// (ASCII only), on every answer: an addition a standard client ignores.
-const OutcomeHeader = "Ringfence-Outcome"

@@ -21,8 +21,9 @@ import (
 
 // Run starts the servers, warms them, takes their baselines, runs the
 // load for cfg.Duration, and checks every server for leaks after the run
-// and after its shutdown. The calling program must have called
-// ringfence.MaybeInternal (internal/entry) first (the local Exec baseline re-executes it).
+// and after its shutdown. The calling program must dispatch the
+// re-executed entry points first (ringfence.MaybeInternal, or
+// internal/entry in a TestMain): the local Exec baseline re-executes it.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err

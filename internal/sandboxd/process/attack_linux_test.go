@@ -12,6 +12,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/sandbox"
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -28,8 +29,8 @@ func TestAttackWriteOutsideRoot(t *testing.T) {
 	if _, err := os.Stat(target); err == nil {
 		t.Fatalf("a command wrote outside the root (exit %d)", r.GetExitCode())
 	}
-	if r.GetExitCode() == 0 || tr.Get(TrailerKind)[0] == string(sandbox.KindSuccess) {
-		t.Errorf("refused write: exit %d kind %v", r.GetExitCode(), tr.Get(TrailerKind))
+	if r.GetExitCode() == 0 || tr.Get(wire.TrailerKind)[0] == string(sandbox.KindSuccess) {
+		t.Errorf("refused write: exit %d kind %v", r.GetExitCode(), tr.Get(wire.TrailerKind))
 	}
 	control(t, script)
 	if _, err := os.Stat(target); err != nil {

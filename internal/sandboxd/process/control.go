@@ -2,18 +2,14 @@ package process
 
 import (
 	"context"
-	"syscall"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 )
-
-// maxStdinChunk bounds one WriteStdin (gRPC already bounds a message to
-// 4 MiB; this keeps one call from holding a pipe for long).
-const maxStdinChunk = 1 << 20
 
 // WriteStdin sends bytes, or end-of-file, to a running process of Start.
 func (s *Server) WriteStdin(ctx context.Context, req *pb.WriteStdinRequest) (*pb.WriteStdinResponse, error) {
@@ -28,8 +24,8 @@ func (s *Server) WriteStdin(ctx context.Context, req *pb.WriteStdinRequest) (*pb
 		return &pb.WriteStdinResponse{}, nil
 	}
 	in := req.GetInput()
-	if len(in) > maxStdinChunk {
-		return nil, status.Errorf(codes.InvalidArgument, "input: more than %d bytes in one call", maxStdinChunk)
+	if len(in) > wire.MaxStdinChunk {
+		return nil, status.Errorf(codes.InvalidArgument, "input: more than %d bytes in one call", wire.MaxStdinChunk)
 	}
 	if len(in) == 0 {
 		return &pb.WriteStdinResponse{}, nil
@@ -53,15 +49,8 @@ func (s *Server) WriteStdin(ctx context.Context, req *pb.WriteStdinRequest) (*pb
 
 // SendSignal signals a running process's group.
 func (s *Server) SendSignal(_ context.Context, req *pb.SendSignalRequest) (*pb.SendSignalResponse, error) {
-	var sig syscall.Signal
-	switch req.GetSignal() {
-	case pb.Signal_SIGNAL_SIGINT:
-		sig = syscall.SIGINT
-	case pb.Signal_SIGNAL_SIGTERM:
-		sig = syscall.SIGTERM
-	case pb.Signal_SIGNAL_SIGKILL:
-		sig = syscall.SIGKILL
-	default:
+	sig, ok := wire.Signal(req.GetSignal())
+	if !ok {
 		return nil, status.Errorf(codes.InvalidArgument, "signal %v is not one of SIGINT, SIGTERM, SIGKILL", req.GetSignal())
 	}
 	e, err := s.running(req.GetProcessId())

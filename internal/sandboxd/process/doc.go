@@ -13,9 +13,10 @@
 //
 // The wire contract is the standard's (spec/process/v1, checked by its
 // descriptor tests); ringfence's outcome — kind, exit code or signal,
-// violations, narration, backend and enforcement, Execute's cut output —
-// travels only as gRPC trailing metadata (TrailerKind, TrailerOutcome),
-// which a standard client ignores. exit_code is the command's own, or -1
+// violations, narration, the model-facing outcome, backend and
+// enforcement, Execute's cut output —
+// travels only as gRPC trailing metadata (package wire: the names and the
+// JSON, shared with the client), which a standard client ignores. exit_code is the command's own, or -1
 // when a signal, a timeout or the session's end stopped it (as the
 // reference daemon reports a signalled child).
 //

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 )
 
 // Execute returns the first MaxExecuteOutput bytes of a stream, and the
@@ -19,8 +20,8 @@ func TestExecuteOutputBoundReported(t *testing.T) {
 	if len(r.GetStdout()) != MaxExecuteOutput || r.GetExitCode() != 0 {
 		t.Fatalf("stdout %d bytes, exit %d", len(r.GetStdout()), r.GetExitCode())
 	}
-	var o Outcome
-	if err := json.Unmarshal([]byte(tr.Get(TrailerOutcome)[0]), &o); err != nil {
+	var o wire.Outcome
+	if err := json.Unmarshal([]byte(tr.Get(wire.TrailerOutcome)[0]), &o); err != nil {
 		t.Fatal(err)
 	}
 	if o.Truncated == nil || o.Truncated.Stdout != 2000000 || o.Truncated.Stderr != 0 {
@@ -28,8 +29,8 @@ func TestExecuteOutputBoundReported(t *testing.T) {
 	}
 	// Below the bound nothing is said to be cut.
 	_, tr = h.execute(t, nil, "head", "-c", "1000", "/dev/zero")
-	var small Outcome
-	if err := json.Unmarshal([]byte(tr.Get(TrailerOutcome)[0]), &small); err != nil || small.Truncated != nil {
+	var small wire.Outcome
+	if err := json.Unmarshal([]byte(tr.Get(wire.TrailerOutcome)[0]), &small); err != nil || small.Truncated != nil {
 		t.Fatalf("truncated %+v %v", small.Truncated, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/sandbox"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 )
 
 func TestExecuteEchoWithOutcomeTrailer(t *testing.T) {
@@ -23,11 +24,11 @@ func TestExecuteEchoWithOutcomeTrailer(t *testing.T) {
 	if r.GetExitCode() != 0 || string(r.GetStdout()) != "hello\n" || len(r.GetStderr()) != 0 {
 		t.Fatalf("got %v", r)
 	}
-	if k := tr.Get(TrailerKind); len(k) != 1 || k[0] != string(sandbox.KindSuccess) {
+	if k := tr.Get(wire.TrailerKind); len(k) != 1 || k[0] != string(sandbox.KindSuccess) {
 		t.Fatalf("trailer kind %v", k)
 	}
-	var o Outcome
-	if v := tr.Get(TrailerOutcome); len(v) != 1 || json.Unmarshal([]byte(v[0]), &o) != nil {
+	var o wire.Outcome
+	if v := tr.Get(wire.TrailerOutcome); len(v) != 1 || json.Unmarshal([]byte(v[0]), &o) != nil {
 		t.Fatalf("trailer outcome %v", v)
 	}
 	if o.Backend != h.backend || o.Narration == "" || o.ExitCode == nil || *o.ExitCode != 0 {
@@ -35,12 +36,12 @@ func TestExecuteEchoWithOutcomeTrailer(t *testing.T) {
 	}
 	// A failing command: its code, its stderr, and the kind says so.
 	r, tr = h.execute(t, nil, "sh", "-c", "echo oops >&2; exit 3")
-	if r.GetExitCode() != 3 || string(r.GetStderr()) != "oops\n" || tr.Get(TrailerKind)[0] != string(sandbox.KindCommandFailure) {
+	if r.GetExitCode() != 3 || string(r.GetStderr()) != "oops\n" || tr.Get(wire.TrailerKind)[0] != string(sandbox.KindCommandFailure) {
 		t.Fatalf("got %v %v", r, tr)
 	}
 	// The narration never names the host root: the workspace is /workspace.
-	if strings.Contains(tr.Get(TrailerOutcome)[0], h.root) {
-		t.Fatalf("the outcome names the host root: %s", tr.Get(TrailerOutcome)[0])
+	if strings.Contains(tr.Get(wire.TrailerOutcome)[0], h.root) {
+		t.Fatalf("the outcome names the host root: %s", tr.Get(wire.TrailerOutcome)[0])
 	}
 }
 
@@ -98,7 +99,7 @@ func TestStartStreamsInitOutputExit(t *testing.T) {
 	if !ok || code != 4 || s.out.String() != "1\n2\n3\n" || s.errb.String() != "e\n" {
 		t.Fatalf("exit %d %v out %q err %q", code, ok, s.out.String(), s.errb.String())
 	}
-	if k := s.stream.Trailer().Get(TrailerKind); len(k) != 1 || k[0] != string(sandbox.KindCommandFailure) {
+	if k := s.stream.Trailer().Get(wire.TrailerKind); len(k) != 1 || k[0] != string(sandbox.KindCommandFailure) {
 		t.Fatalf("trailer %v", s.stream.Trailer())
 	}
 	// Ended processes are forgotten: NOT_FOUND for every control call.
@@ -146,7 +147,7 @@ func TestStartStdin(t *testing.T) {
 	if code, ok := s.wait(t); !ok || code == 0 {
 		t.Fatalf("after SIGTERM: exit %d %v", code, ok)
 	}
-	if sig := s.stream.Trailer().Get(TrailerOutcome); len(sig) != 1 || !strings.Contains(sig[0], `"signal":"SIGTERM"`) {
+	if sig := s.stream.Trailer().Get(wire.TrailerOutcome); len(sig) != 1 || !strings.Contains(sig[0], `"signal":"SIGTERM"`) {
 		t.Fatalf("trailer %v", s.stream.Trailer())
 	}
 }
