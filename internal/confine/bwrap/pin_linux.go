@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -29,8 +30,8 @@ type pin struct {
 // planned.
 func openPins(p *policy.Policy) ([]pin, error) {
 	var out []pin
-	for _, dir := range PinDirs(p) {
-		root := PinRoot(p, dir)
+	for _, pd := range viewplan.New(p).Pins {
+		dir, root := pd.Dir, pd.Root
 		fd, err := openBeneath(root, strings.TrimPrefix(strings.TrimPrefix(dir, root), "/"), true)
 		switch {
 		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.ELOOP):
@@ -86,8 +87,9 @@ func openBeneath(root, rel string, dir bool) (int, error) {
 // host file read-write.
 func openEntries(p *policy.Policy, opens []Open) ([]*os.File, error) {
 	var out []*os.File
+	vp := viewplan.New(p)
 	for _, o := range opens {
-		root := PinRoot(p, o.Path)
+		root := vp.RootOf(o.Path)
 		fd := -1
 		err := fmt.Errorf("outside every writable root")
 		if root != "" && root != o.Path {
