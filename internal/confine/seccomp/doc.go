@@ -347,9 +347,11 @@
 //     FIFOs and sockets; device nodes EPERM, as in any user namespace),
 //     symlinkat, linkat, renameat2 with the caller's flags, or openat with
 //     the caller's flags, whose descriptor it hands over with
-//     SECCOMP_IOCTL_NOTIF_ADDFD and SECCOMP_ADDFD_FLAG_SEND (Linux 5.14+;
-//     O_CLOEXEC becomes the new descriptor's flag), which also completes
-//     the call with its number. Anything else is answered with the result
+//     SECCOMP_IOCTL_NOTIF_ADDFD (Linux 5.9+; O_CLOEXEC becomes the new
+//     descriptor's flag), closes its own copy, and only then completes the
+//     call with its number — with SECCOMP_ADDFD_FLAG_SEND the command
+//     resumed while the supervisor still held a writable descriptor, and
+//     a script it had just written failed to execute (ETXTBSY). Anything else is answered with the result
 //     or errno the kernel gave the supervisor.
 //
 // Why it is race-free: the kernel never re-reads the target's memory (the

@@ -295,8 +295,9 @@ func (s *supervisor) rename(t *target, olddir int32, oldAddr uint64, newdir int3
 }
 
 // open creates (or opens) a file for the target and installs the
-// descriptor in it with SECCOMP_IOCTL_NOTIF_ADDFD, which also completes
-// the call (SECCOMP_ADDFD_FLAG_SEND, Linux 5.14+).
+// descriptor in it with SECCOMP_IOCTL_NOTIF_ADDFD, then answers the call
+// with its number (sendFd says why not in one step with
+// SECCOMP_ADDFD_FLAG_SEND).
 func (s *supervisor) open(t *target, n notif, dirfd int32, addr, flags64, mode uint64) notifResp {
 	flags := int(int32(flags64))
 	l, errno := t.lookup(dirfd, addr)
@@ -339,8 +340,7 @@ func (s *supervisor) open(t *target, n notif, dirfd int32, addr, flags64, mode u
 	default:
 		return answerErrno(n.id, errno)
 	}
-	defer unix.Close(fd)
-	return s.sendFd(n.id, fd, flags&unix.O_CLOEXEC != 0)
+	return s.sendFd(n.id, fd, flags&unix.O_CLOEXEC != 0) // closes fd
 }
 
 // notifAddfd is struct seccomp_notif_addfd.
@@ -352,17 +352,30 @@ type notifAddfd struct {
 	newfdFlags uint32
 }
 
-// sendFd installs fd in the target as the result of its call. If that
-// fails (EMFILE, say), the notification is still pending and is answered
-// with the error.
+// sendFd installs fd in the target as the result of its call, and
+// closes the supervisor's own copy BEFORE the target resumes. (With
+// SECCOMP_ADDFD_FLAG_SEND the target resumes inside the ioctl, while the
+// supervisor still holds a writable descriptor of the file: a script the
+// command wrote and then executes at once failed with ETXTBSY whenever
+// the supervisor was descheduled before its close — ordinary work,
+// `printf … > s.sh && chmod +x s.sh && ./s.sh`, under load.) So the
+// descriptor is added without SEND, closed here, and the call answered
+// with its number. If a signal interrupts the target between the two, it
+// keeps a descriptor it asked for and was allowed, without knowing its
+// number: a leak of one descriptor, not of access. If adding fails
+// (EMFILE, say), the notification is answered with the error. sendFd
+// takes ownership of fd.
 func (s *supervisor) sendFd(id uint64, fd int, cloexec bool) notifResp {
-	a := notifAddfd{id: id, flags: unix.SECCOMP_ADDFD_FLAG_SEND, srcfd: uint32(fd)}
+	a := notifAddfd{id: id, srcfd: uint32(fd)}
 	if cloexec {
 		a.newfdFlags = unix.O_CLOEXEC
 	}
-	_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(s.fd), unix.SECCOMP_IOCTL_NOTIF_ADDFD, uintptr(unsafe.Pointer(&a)))
+	r, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(s.fd), unix.SECCOMP_IOCTL_NOTIF_ADDFD, uintptr(unsafe.Pointer(&a)))
+	unix.Close(fd)
 	switch e {
-	case 0, unix.ENOENT: // answered, or the target is gone
+	case 0:
+		return answerValue(id, int64(r))
+	case unix.ENOENT: // the target is gone
 		return answered()
 	}
 	return answerErrno(id, e)

@@ -63,8 +63,8 @@ func reply(fd int, r notifResp) error {
 	return nil
 }
 
-// flagAnswered marks a notifResp that must not be sent: the call was
-// already completed by SECCOMP_IOCTL_NOTIF_ADDFD with SECCOMP_ADDFD_FLAG_SEND.
+// flagAnswered marks a notifResp that must not be sent: the call is
+// no longer waiting for one (its target is gone).
 // It is no flag the kernel knows, and is never passed to it.
 const flagAnswered = 1 << 31
 

@@ -81,8 +81,7 @@ func (s *supervisor) openPointer(t *target, n notif, l *loc, flags int, mode uin
 			return writeFresh(dir, name, data, m)
 		})
 	}()
-	defer unix.Close(p[1])
-	return s.sendFd(n.id, p[1], flags&unix.O_CLOEXEC != 0)
+	return s.sendFd(n.id, p[1], flags&unix.O_CLOEXEC != 0) // closes p[1]
 }
 
 var errPointer = errors.New("git pointer leads outside the guarded git directories")

@@ -76,8 +76,7 @@ func (s *supervisor) openProc(n notif, l *loc, flags int) notifResp {
 	if errno != 0 {
 		return answerErrno(n.id, errno)
 	}
-	defer unix.Close(fd)
-	return s.sendFd(n.id, fd, flags&unix.O_CLOEXEC != 0)
+	return s.sendFd(n.id, fd, flags&unix.O_CLOEXEC != 0) // closes fd
 }
 
 // truncate is truncate(2) by path, performed on an inode the supervisor

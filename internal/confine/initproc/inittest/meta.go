@@ -43,6 +43,10 @@ func init() { Attacks = append(Attacks, MetaAttacks...) }
 // Ordinary is everyday work the rules above must leave alone.
 var Ordinary = []struct{ Name, Script string }{
 	{"chmod-x", `cd "$ROOT/work" && printf '#!/bin/sh\necho hi\n' > s.sh && chmod +x s.sh && ./s.sh | grep -q hi`},
+	// Written and run at once, 300 times: the guard performs the write-open
+	// and must have closed its own descriptor before the command goes on,
+	// or exec fails with ETXTBSY whenever the supervisor is descheduled.
+	{"write-exec-loop", `cd "$ROOT/work" && i=0 && while [ $i -lt 300 ]; do printf '#!/bin/sh\nexit 0\n' > x$i.sh && chmod +x x$i.sh && ./x$i.sh || exit 1; i=$((i+1)); done`},
 	{"chmod-755", `chmod 755 "$ROOT/work/file" && test "$(stat -c %a "$ROOT/work/file")" = 755`},
 	{"cp-p", `touch -d 2001-01-01 "$ROOT/work/file" && cp -p "$ROOT/work/file" "$ROOT/work/copy" && test "$(stat -c %Y "$ROOT/work/copy")" -lt 1000000000`},
 	{"tar-x", `cd "$ROOT/work" && mkdir t && echo a > t/a && chmod 640 t/a && tar cf t.tar t && rm -r t && tar xpf t.tar && test "$(stat -c %a t/a)" = 640`},
