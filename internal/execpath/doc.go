@@ -21,7 +21,18 @@
 //
 // The check is lexical: an absolute PATH directory that is itself inside
 // the workspace (PATH=/workspace/bin:…) is searched, because the caller
-// asked for it by absolute name. Find reads the filesystem (stat and
+// asked for it by absolute name. The same holds, with no request at all,
+// for the PATH a command gets by default (the host's absolute entries):
+// where it names directories under home (~/.local/bin, ~/go/bin,
+// ~/.cargo/bin, ~/.pyenv/shims) and home is private, a command can write
+// a program there — into the workspace's home layer, which persists — and
+// every later confined command of that workspace that runs the name bare
+// (ls, git; a shell's own lookup too) runs it, also one run under a wider
+// policy or approved by name, where the unconfined user would have run
+// the system's (checked through ringfence serve: a planted ~/go/bin/ls
+// answers the next Execute's `ls`). homestate documents the persistence;
+// the layer's program directories are not yet read-only or discarded.
+// Find reads the filesystem (stat and
 // access(2)) and so can race with a writer; what is executed is decided
 // by the final execve, which the sandbox confines.
 package execpath

@@ -13,7 +13,16 @@
 // check; if the namespaces are refused after all, the run fails closed (the
 // init reports its failed set-up stage). Someone who can write the user's
 // cache directory can plant a marker and so lose auto's fallback to a
-// weaker backend for one run (a refusal, never an unconfined run).
+// weaker backend for one run (a refusal, never an unconfined run). A
+// confined command can be such a writer (its workspace holds the cache
+// directory: a run in the home directory, XDG_CACHE_HOME in the project),
+// so a marker is only ever an empty one, "nothing refused here": a host
+// where the probe had to give steps up (linux.Degraded: a container's
+// masked /proc, a refused sethostname) is probed fully by every process,
+// and a marker naming such steps is ignored — trusting it let a planted
+// `{"hostProc":true}` put the host's /proc in every later sandbox's view
+// (TestProbeCachedPlantedMarker; TestAttackPlantedProbeMarker in
+// internal/sandbox, end to end).
 // RINGFENCE_SIMULATE_NO_USERNS, read from ringfence's own environment, can
 // only take the linux backend away, and a simulated refusal is never cached.
 //

@@ -50,9 +50,10 @@ func newProbeCached(o linux.Options) confine.Provider {
 }
 
 // Available uses the marker when present, else probes fully and leaves the
-// marker on success. The marker records the steps the probe found refused
-// here (linux.Degraded, as JSON; empty: none), which a quick check could
-// not find itself.
+// marker on success. Only an empty marker (or "{}": nothing refused) is
+// used; a host where the probe had to give steps up (linux.Degraded: a
+// container's masked /proc) is probed fully by each process, since a
+// marker naming such steps could be planted to weaken the view.
 func (p *probeCached) Available() error {
 	p.once.Do(func() { p.avail = p.decide() })
 	return p.avail
@@ -62,7 +63,13 @@ func (p *probeCached) decide() error {
 	if p.marker != "" {
 		if data, err := os.ReadFile(p.marker); err == nil {
 			var d linux.Degraded
-			if len(data) == 0 || json.Unmarshal(data, &d) == nil {
+			// Only a marker that records nothing refused is trusted: one
+			// that gives steps up (the host's /proc in the view) would let
+			// whoever can write the cache directory — a confined command
+			// whose workspace holds it, e.g. one run in the home directory
+			// — weaken every later sandbox of this boot. Such a host is
+			// probed fully each time instead (see the package threat model).
+			if len(data) == 0 || json.Unmarshal(data, &d) == nil && d == (linux.Degraded{}) {
 				if p.quickWith != nil {
 					p.Provider = p.quickWith(d)
 				}
@@ -76,12 +83,11 @@ func (p *probeCached) decide() error {
 	if dp, ok := p.full.(interface{ Degraded() linux.Degraded }); ok {
 		d = dp.Degraded()
 	}
-	if err == nil && p.marker != "" {
-		if data, jerr := json.Marshal(d); jerr == nil && os.MkdirAll(filepath.Dir(p.marker), 0o700) == nil {
-			if d == (linux.Degraded{}) {
-				data = nil // as markers always were: nothing refused
-			}
-			_ = os.WriteFile(p.marker, data, 0o600)
+	if err == nil && p.marker != "" && d == (linux.Degraded{}) {
+		// Nothing refused: an empty marker (a degraded result is never
+		// trusted from a file, so it is not written).
+		if os.MkdirAll(filepath.Dir(p.marker), 0o700) == nil {
+			_ = os.WriteFile(p.marker, nil, 0o600)
 		}
 	}
 	return err

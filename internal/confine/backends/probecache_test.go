@@ -54,9 +54,9 @@ func (*hostProcProvider) Confine(confine.Request) (*confine.Cmd, error) {
 }
 
 // TestProbeCachedHostProc: where the full probe found steps refused (a
-// container's masked /proc), the marker records them and the next quick
-// provider is made with them; the first run's Confine goes to the full
-// provider, which knows.
+// container's masked /proc), the first run's Confine goes to the full
+// provider, which knows; no marker is left, so the next process probes
+// fully again rather than trusting a file to weaken its view.
 func TestProbeCachedHostProc(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "m")
 	var got []linux.Degraded
@@ -69,21 +69,52 @@ func TestProbeCachedHostProc(t *testing.T) {
 	if err != nil || cmd.Backend != "full" {
 		t.Errorf("Confine went to the quick provider after a full probe: %v %v", cmd, err)
 	}
-	next := &probeCached{Provider: &countingProvider{}, full: &hostProcProvider{}, marker: marker, quickWith: quickWith}
-	if err := next.Available(); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 || !got[0].HostProc {
-		t.Errorf("the next run's quick provider was made with %v, want the recorded HostProc", got)
-	}
-	// A marker that is not a record (damaged) is no marker: probe again.
-	if err := os.WriteFile(marker, []byte("{garbage"), 0o600); err != nil {
-		t.Fatal(err)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a degraded probe left a marker")
 	}
 	full := &hostProcProvider{}
-	third := &probeCached{Provider: &countingProvider{}, full: full, marker: marker, quickWith: quickWith}
-	if err := third.Available(); err != nil || full.calls != 1 {
-		t.Errorf("a damaged marker was trusted: err %v, full probes %d", err, full.calls)
+	next := &probeCached{Provider: &countingProvider{}, full: full, marker: marker, quickWith: quickWith}
+	if err := next.Available(); err != nil || full.calls != 1 || len(got) != 0 {
+		t.Errorf("next process: err %v, full probes %d, quick providers made %v; want a full probe", err, full.calls, got)
+	}
+}
+
+// TestProbeCachedPlantedMarker: a marker is a file anyone who can write
+// the cache directory can write. One that records nothing refused is used
+// (it can only skip the probe); one that names steps to give up, or is
+// damaged, is no marker: the full probe runs and decides.
+func TestProbeCachedPlantedMarker(t *testing.T) {
+	for _, tc := range []struct {
+		data  string
+		trust bool
+	}{
+		{"", true},
+		{"{}", true},
+		{`{"hostProc":true}`, false},
+		{`{"noHostname":true}`, false},
+		{`{"hostProc":true,"noHostname":true}`, false},
+		{"{garbage", false},
+	} {
+		marker := filepath.Join(t.TempDir(), "m")
+		if err := os.WriteFile(marker, []byte(tc.data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var made []linux.Degraded
+		quickWith := func(d linux.Degraded) confine.Provider { made = append(made, d); return &countingProvider{} }
+		full := &countingProvider{}
+		p := &probeCached{Provider: &countingProvider{}, full: full, marker: marker, quickWith: quickWith}
+		if err := p.Available(); err != nil {
+			t.Fatal(err)
+		}
+		trusted := full.calls == 0
+		if trusted != tc.trust {
+			t.Errorf("marker %q: trusted %v, want %v", tc.data, trusted, tc.trust)
+		}
+		for _, d := range made {
+			if d != (linux.Degraded{}) {
+				t.Errorf("marker %q: a quick provider was made with steps given up: %+v", tc.data, d)
+			}
+		}
 	}
 }
 

@@ -118,7 +118,13 @@
 // init forks and executes it from its main thread — the thread holding
 // the Landlock domain (before ABI 8) and the seccomp filters — so every
 // command gets exactly a one-shot command's confinement; it leads a
-// process group of its own, which "signal" reaches. Reports go back as
+// process group of its own, which "signal" reaches. That thread has its
+// own fs_struct (keepUmask, umask_linux.go: unshare(CLONE_FS) before
+// seccomp), so every command starts with the session's umask even after
+// the create guard's supervisor set the process umask to 0 for its own
+// creations — before, every command after the first creation ran with
+// umask 0000 and left world-writable files in the workspace
+// (TestAttackSessionUmaskAfterFirstCreate in sandboxd/process). Reports go back as
 // "started" (its pid), "failed" (not-found, not-executable, a refused
 // request) or "exited" (code or signal), per process id, written with
 // write(2) (sendmsg from the main thread goes through the unix-socket

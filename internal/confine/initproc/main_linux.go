@@ -156,6 +156,11 @@ func confineSelf(spec *Spec) (*os.File, error) {
 	if err := dropPrivileges(); err != nil {
 		return nil, stage("caps", err)
 	}
+	if spec.Session {
+		if err := keepUmask(); err != nil { // umask_linux.go
+			return nil, stage("umask", err)
+		}
+	}
 	listener, err := installSeccomp(&spec.Seccomp)
 	return listener, stage("seccomp", err)
 }

@@ -31,19 +31,17 @@ func (s *Server) WriteStdin(ctx context.Context, req *pb.WriteStdinRequest) (*pb
 		return &pb.WriteStdinResponse{}, nil
 	}
 	// A process that does not read its stdin would block the write until
-	// its pipe has room: the call's own context bounds that wait.
-	done := make(chan error, 1)
-	go func() { _, err := e.p.Write(in); done <- err }()
-	select {
-	case err := <-done:
-		if err != nil {
-			return nil, status.Errorf(codes.FailedPrecondition, "writing stdin: %v", err)
-		}
+	// its pipe has room: the call's own context bounds that wait, and the
+	// gate keeps one write per process in flight (stdin.go).
+	switch err := e.stdin.write(ctx, e.p, in); {
+	case err == nil:
 		return &pb.WriteStdinResponse{}, nil
-	case <-ctx.Done():
-		return nil, status.FromContextError(ctx.Err()).Err()
-	case <-e.p.Done():
+	case err == errEnded:
 		return nil, status.Errorf(codes.FailedPrecondition, "process %d ended before reading its input", req.GetProcessId())
+	case ctx.Err() != nil && err == ctx.Err():
+		return nil, status.FromContextError(err).Err()
+	default:
+		return nil, status.Errorf(codes.FailedPrecondition, "writing stdin: %v", err)
 	}
 }
 

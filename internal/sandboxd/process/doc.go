@@ -37,7 +37,11 @@
 // (SIGKILL to its group). Output reaches a slow client with flow control
 // (the process blocks on its pipe), never unbounded memory; Execute keeps
 // at most MaxExecuteOutput bytes of each stream (gRPC's default 4 MiB
-// message bound) and says how many it saw. Terminals are opened inside
+// message bound) and says how many it saw. WriteStdin keeps one write per
+// process in flight: a call whose deadline ends while the process does
+// not read returns, and the next waits for that write, so short-deadline
+// calls cannot pile up chunks in the server, and input arrives in call
+// order (never interleaved). Terminals are opened inside
 // the sandbox's own devpts by the init (initproc), so `tty` names
 // /dev/pts/N there and no host terminal is involved.
 //
@@ -48,8 +52,7 @@
 // bwrap backend has no sessions and New refuses it.
 //
 // Gaps: Processes share the session's memory and process
-// budget; concurrent WriteStdin calls to one process may interleave
-// beyond the pipe's atomic size; output a background child writes after
+// budget; output a background child writes after
 // its starter's ExitEvent is dropped; a signalled process's exit_code is
 // -1, not 128+N.
 package process

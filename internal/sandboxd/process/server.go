@@ -71,8 +71,9 @@ type Server struct {
 
 // entry is one process a client can address.
 type entry struct {
-	p   *sandbox.Process
-	tty bool
+	p     *sandbox.Process
+	tty   bool
+	stdin stdinGate // one WriteStdin in flight (stdin.go)
 }
 
 // New makes a Server. It starts nothing: the session is opened by the
