@@ -12,7 +12,7 @@ import (
 // and a call whose context ends first must return without waiting for
 // it; the write itself cannot be interrupted, so it goes on in the
 // background holding its chunk. Without the gate every such abandoned
-// call left one more chunk (up to maxStdinChunk) behind — memory a client
+// call left one more chunk (up to wire.MaxStdinChunk) behind — memory a client
 // could grow without bound with sequential short-deadline calls — and
 // the abandoned writes could reach the pipe in any order. With it, a call
 // waits (within its context) for the write before it to finish, so each

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
+	"github.com/ringfence/ringfence/internal/sandboxd/wire"
 )
 
 // TestAttackStdinAbandonedWrites: a client writes a full-size chunk to a
@@ -24,7 +25,7 @@ import (
 func TestAttackStdinAbandonedWrites(t *testing.T) {
 	h := newHarness(t)
 	s := h.start(t, &pb.StartRequest{Config: &pb.ProcessConfig{Command: []string{"sleep", "120"}}})
-	chunk := make([]byte, maxStdinChunk)
+	chunk := make([]byte, wire.MaxStdinChunk)
 	write := func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
@@ -104,7 +105,7 @@ func md5hex(b []byte) string {
 // leaves a sleeping child, as an attacker would.
 func TestAttackStdinHeldByBackgroundChild(t *testing.T) {
 	h := newHarness(t)
-	chunk := make([]byte, maxStdinChunk)
+	chunk := make([]byte, wire.MaxStdinChunk)
 	before := heapInUse()
 	const rounds = 16
 	for i := range rounds {
