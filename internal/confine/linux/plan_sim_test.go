@@ -57,6 +57,11 @@ func simulate(plan Plan, path string) (a policy.Access, host bool) {
 		}
 	}
 	m := ms[best]
+	if best == 0 && plan.Mount.Active() && policy.Contains(plan.Mount.To, path) {
+		// The mount path is not on the host (SynthRoot): with no mount
+		// there, nothing is — the view shows no host content.
+		return policy.Deny, false
+	}
 	if m.access == policy.Write {
 		w := false
 		for _, r := range plan.Landlock.Write {
