@@ -24,18 +24,11 @@ import (
 // under the agent defaults with loopback networking, closed at the end.
 func newLandlockSession(t *testing.T, o ...SessionOptions) (*Local, *Session) {
 	t.Helper()
-	d := policy.AgentDefaults()
-	d.Network = policy.Network{Mode: policy.NetLoopback}
-	l := newLocal(t, Config{Backend: "landlock", Defaults: d})
+	l := newLocal(t, Config{Backend: "landlock", Defaults: loopbackDefaults()})
 	if b := l.Backend(); b != "landlock" {
 		testenv.Need(t, "the landlock backend", errors.New("selected "+b))
 	}
-	s, err := l.Session(context.Background(), policy.Request{}, o...)
-	if err != nil {
-		t.Fatalf("a landlock session: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return l, s
+	return l, openSession(t, l, true, o...)
 }
 
 func TestOneShotSessionRunsAndClassifies(t *testing.T) {

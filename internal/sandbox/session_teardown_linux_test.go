@@ -29,8 +29,7 @@ func teardownLocal(t *testing.T, stateDir string) *Local {
 }
 
 func teardownConfig(root, home, stateDir string) Config {
-	d := policy.AgentDefaults()
-	d.Network = policy.Network{Mode: policy.NetLoopback}
+	d := loopbackDefaults()
 	d.Limits = policy.Limits{MemoryBytes: 1 << 30, Processes: 512}
 	return Config{Root: root, Backend: "linux", Defaults: d, Home: HomeConfig{On: true, Dir: home, StateDir: stateDir}}
 }
@@ -127,12 +126,7 @@ func startBackground(t *testing.T, s *Session, marker string) {
 
 func TestSessionCloseLeavesNothing(t *testing.T) {
 	state := hostDir(t)
-	l := teardownLocal(t, state)
-	s, err := l.Session(context.Background(), policy.Request{})
-	if err != nil {
-		testenv.Need(t, "a linux-backend session", err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openSession(t, teardownLocal(t, state), false)
 	marker := "9" + strconv.Itoa(int(time.Now().UnixNano()%1e6))
 	startBackground(t, s, marker)
 	f := footprint(t, os.Getpid(), state)
@@ -153,12 +147,7 @@ func TestSessionCloseLeavesNothing(t *testing.T) {
 
 func TestSessionIdleTimeout(t *testing.T) {
 	state := hostDir(t)
-	l := teardownLocal(t, state)
-	s, err := l.Session(context.Background(), policy.Request{}, SessionOptions{IdleTimeout: 300 * time.Millisecond})
-	if err != nil {
-		testenv.Need(t, "a linux-backend session", err)
-	}
-	defer s.Close()
+	s := openSession(t, teardownLocal(t, state), false, SessionOptions{IdleTimeout: 300 * time.Millisecond})
 	f := footprint(t, os.Getpid(), state)
 	// A running process keeps the session: not idle while it runs.
 	p, err := s.Start(context.Background(), Cmd{Argv: []string{"sleep", "0.8"}})
