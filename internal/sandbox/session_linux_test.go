@@ -101,31 +101,7 @@ for i in range(100):
 
 func TestSessionStdinDrivesShellRead(t *testing.T) {
 	_, s := newSession(t)
-	ctx := context.Background()
-	p, err := s.Start(ctx, sh(`read a; echo "got $a"; read b; echo "then $b"`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Write([]byte("one\n")); err != nil {
-		t.Fatal(err)
-	}
-	waitOutput(t, p.Stdout, "got one")
-	if p.Running() == false {
-		t.Fatal("ended before its second read")
-	}
-	p.Write([]byte("two\n"))
-	res, _ := p.Wait(ctx)
-	if res.Stdout != "got one\nthen two\n" {
-		t.Fatalf("got %q", res.Stdout)
-	}
-	// CloseStdin ends a reader at EOF.
-	p, _ = s.Start(ctx, sh("cat; echo done"))
-	p.Write([]byte("x\n"))
-	p.CloseStdin()
-	res, _ = p.Wait(ctx)
-	if res.Stdout != "x\ndone\n" {
-		t.Fatalf("cat: %q", res.Stdout)
-	}
+	stdinDrivesShellRead(t, s)
 }
 
 func TestSessionStdinDrivesPythonREPL(t *testing.T) {

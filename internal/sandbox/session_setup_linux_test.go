@@ -35,3 +35,34 @@ func openSession(t *testing.T, l *Local, required bool, o ...SessionOptions) *Se
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// stdinDrivesShellRead: a process of s reads what is written to it, line
+// by line, while it runs, and CloseStdin ends a reader at EOF — the same
+// on both session kinds.
+func stdinDrivesShellRead(t *testing.T, s *Session) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := s.Start(ctx, sh(`read a; echo "got $a"; read b; echo "then $b"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("one\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitOutput(t, p.Stdout, "got one")
+	if !p.Running() {
+		t.Fatal("ended before its second read")
+	}
+	p.Write([]byte("two\n"))
+	res, _ := p.Wait(ctx)
+	if res.Stdout != "got one\nthen two\n" {
+		t.Fatalf("got %q", res.Stdout)
+	}
+	p, _ = s.Start(ctx, sh("cat; echo done"))
+	p.Write([]byte("x\n"))
+	p.CloseStdin()
+	res, _ = p.Wait(ctx)
+	if res.Stdout != "x\ndone\n" {
+		t.Fatalf("cat: %q", res.Stdout)
+	}
+}
