@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -247,24 +246,7 @@ func TestOneShotSessionSupervisorKilled(t *testing.T) {
 		return
 	}
 	marker := "7" + strconv.Itoa(int(time.Now().UnixNano()%1e6))
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestOneShotSessionSupervisorKilled$")
-	cmd.Env = append(os.Environ(), "RF_ONESHOT_CHILD=1", "RF_ONESHOT_MARK="+marker)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	if tmp, ok := strings.CutPrefix(strings.TrimSpace(line), "ready "); ok {
-		t.Cleanup(func() { os.RemoveAll(tmp) }) // a killed supervisor cannot remove it
-	} else {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("child: %q", line)
-	}
+	cmd, _ := startSupervisor(t, "TestOneShotSessionSupervisorKilled", "RF_ONESHOT_CHILD=1", "RF_ONESHOT_MARK="+marker)
 	deadline := time.Now().Add(5 * time.Second)
 	for len(markedSleepers(marker)) < 2 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)

@@ -1,7 +1,12 @@
 package sandbox
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/testenv"
@@ -65,4 +70,42 @@ func stdinDrivesShellRead(t *testing.T, s *Session) {
 	if res.Stdout != "x\ndone\n" {
 		t.Fatalf("cat: %q", res.Stdout)
 	}
+}
+
+// startSupervisor reruns the test binary as a session supervisor to be
+// killed: test is the test whose child branch runs it, env what the child
+// reads. It returns once the child says "ready <its temp dir>"; a child
+// that says "skip: …" skips (testenv.Need), any other answer fails. The
+// temp dir, which a killed supervisor cannot remove, is removed at the
+// test's end (only one of the private temp dirs' own names).
+func startSupervisor(t *testing.T, test string, env ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+test+"$")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	line = strings.TrimSpace(line)
+	tmp, ok := strings.CutPrefix(line, "ready ")
+	if !ok {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if strings.HasPrefix(line, "skip") {
+			testenv.Need(t, "a session", errors.New(line))
+		}
+		t.Fatalf("child: %q", line)
+	}
+	for _, dir := range []string{"/tmp", os.TempDir()} {
+		if strings.HasPrefix(tmp, dir+"/ringfence-tmp-") {
+			t.Cleanup(func() { os.RemoveAll(tmp) })
+			break
+		}
+	}
+	return cmd, tmp
 }

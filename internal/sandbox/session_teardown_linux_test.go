@@ -3,12 +3,10 @@
 package sandbox
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -182,32 +180,7 @@ func TestSessionSupervisorKilled(t *testing.T) {
 	}
 	state, root, home := hostDir(t), hostDir(t), hostDir(t)
 	marker := "8" + strconv.Itoa(int(time.Now().UnixNano()%1e6))
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestSessionSupervisorKilled$")
-	cmd.Env = append(os.Environ(), "RF_SESSION_CHILD="+state+":"+root+":"+home, "RF_SESSION_MARK="+marker)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	tmp, ok := strings.CutPrefix(strings.TrimSpace(line), "ready ")
-	if ok && strings.HasPrefix(tmp, "/tmp/ringfence-tmp-") {
-		// The Local's own private temp dir: a killed supervisor cannot
-		// remove it; the next Local's start sweeps it (internal/privdir).
-		t.Cleanup(func() { os.RemoveAll(tmp) })
-		line = "ready"
-	}
-	if strings.TrimSpace(line) != "ready" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if strings.HasPrefix(line, "skip") {
-			testenv.Need(t, "a linux-backend session", errors.New(line))
-		}
-		t.Fatalf("child: %q", line)
-	}
+	cmd, tmp := startSupervisor(t, "TestSessionSupervisorKilled", "RF_SESSION_CHILD="+state+":"+root+":"+home, "RF_SESSION_MARK="+marker)
 	f := footprint(t, cmd.Process.Pid, state)
 	f.held(t, marker)
 	if _, err := os.Stat(tmp); err != nil {
