@@ -72,8 +72,8 @@ func (b *builder) finish() []Layer {
 	SortLayers(b.layers)
 	var kept []Layer
 	for i, l := range b.layers {
-		if i+1 < len(b.layers) && b.layers[i+1].Path == l.Path {
-			continue // the next layer, at the same path, overrides this one
+		if shadowed(b.layers[i+1:], l.Path) {
+			continue // a later layer, at the same path, overrides this one
 		}
 		before := b.baseline
 		for _, k := range kept {
@@ -86,6 +86,22 @@ func (b *builder) finish() []Layer {
 		}
 	}
 	return kept
+}
+
+// shadowed reports whether a later layer (of the sorted rest) sits at
+// path. Layers at one path are not always adjacent: SortLayers orders a
+// depth by origin before path, so a deployment layer at another path of
+// that depth can sort between the mode's write grant at the root and a
+// request's read restriction of it. Keeping both would hand backends a
+// root and a carve-out at the same path (policy.WritableRoots lists the
+// path in both), which a backend that cannot subtract (Landlock) grants.
+func shadowed(rest []Layer, path string) bool {
+	for _, l := range rest {
+		if l.Path == path {
+			return true
+		}
+	}
+	return false
 }
 
 // namedScratch reports a readable layer the deployment named under /tmp.

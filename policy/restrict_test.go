@@ -1,6 +1,9 @@
 package policy
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // Standing restrictions narrow like a request's entries — intersection
 // over everything deeper, the temp dir and deployment grants included —
@@ -16,12 +19,15 @@ func TestStandingRestrictions(t *testing.T) {
 		"/repo": Read, "/repo/src": Read, "/repo/build/out/x": Read, "/repo/tmp/x": Read,
 		"/secret/k": Deny, "/data/x": Write, "/data/private/y": Deny, "/etc": Read,
 	})
-	found := false
+	// The restriction leaves /repo at the baseline's read: the mode's
+	// write grant there is shadowed and dropped, not kept beneath it.
 	for _, l := range p.Layers {
-		found = found || (l.Path == "/repo" && l.Access == Read && l.Origin == FromDeployment)
+		if l.Path == "/repo" && l.Access != Read {
+			t.Errorf("layer %+v at /repo survives its read restriction: %v", l, p.Layers)
+		}
 	}
-	if !found {
-		t.Errorf("no deployment read layer at /repo: %v", p.Layers)
+	if rs := p.WritableRoots(); slices.Contains(rs.Roots, "/repo") {
+		t.Errorf("/repo is a writable root under a read restriction: %+v", rs)
 	}
 
 	deny := wsDefaults()

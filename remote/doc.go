@@ -40,7 +40,9 @@
 // for processes) or no outcome at all fails the call with ErrClaimNotHeld
 // (the result still returned), so a misconfigured or substituted server
 // is noticed at the first command rather than trusted silently.
-// Model paths are checked by pathrule before they are sent, and what
+// Model paths are read by internal/modelpath before they are sent, as a
+// local Sandbox reads them ("/workspace/a.go" is "a.go"; a refusal is the
+// same path-rejected outcome.Error; TestRemotePathsMatchLocal), and what
 // comes back is bounded: ReadFile refuses a file over maxBytes (never
 // cut), a result keeps MaxOutput bytes of each stream and stops a
 // command that prints past it with no live reader (over-budget).

@@ -8,19 +8,17 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/modelpath"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
-	"github.com/ringfence/ringfence/pathrule"
 )
 
-// cwdOf is ExecOptions.Dir (a model path) as the standard's cwd: checked
-// by pathrule before anything is sent, so a directory outside the
-// workspace is refused with pathrule.ErrPathRefused as locally; "" and
-// "." are the root (no cwd sent: the server starts in its root).
+// cwdOf is ExecOptions.Dir (a model path) as the standard's cwd: read by
+// internal/modelpath before anything is sent, exactly as a local Sandbox
+// reads it (the mount path stripped; a refusal is path-rejected and
+// wraps pathrule.ErrPathRefused); "", "." and the mount path are the root
+// (no cwd sent: the server starts in its root).
 func cwdOf(dir string) (string, error) {
-	if dir == "" || dir == "." {
-		return "", nil
-	}
-	return pathrule.Clean(dir)
+	return modelpath.Mount("").Scope(dir)
 }
 
 // Exec runs argv on the server (a Start stream: stdin, live output and a

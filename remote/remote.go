@@ -20,9 +20,9 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/ringfence/ringfence"
+	"github.com/ringfence/ringfence/internal/modelpath"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 	"github.com/ringfence/ringfence/internal/sandboxd/wire"
-	"github.com/ringfence/ringfence/pathrule"
 )
 
 // Defaults of Options, the standard's own ports.
@@ -218,10 +218,11 @@ func (s *Sandbox) do(ctx context.Context, op, path, method, p string, body io.Re
 	return resp, nil
 }
 
-// filePath is the REST path of a model path, refused by name (pathrule)
-// before anything is sent, as a local Sandbox refuses it.
+// filePath is the REST path of a model path, read by internal/modelpath
+// before anything is sent, as a local Sandbox reads it (the mount path
+// stripped, the same refusals with the same outcome).
 func filePath(path string) (string, error) {
-	clean, err := pathrule.Clean(path)
+	clean, err := modelpath.Mount("").Clean(path)
 	if err != nil {
 		return "", err
 	}

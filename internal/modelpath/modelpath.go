@@ -3,6 +3,7 @@ package modelpath
 import (
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/pathrule"
@@ -89,10 +90,15 @@ func reasonOf(err error) string {
 	return "invalid"
 }
 
-// Shown bounds a model-supplied path before it goes into an outcome.
+// Shown bounds a model-supplied path before it goes into an outcome, cut
+// at a rune boundary so that valid UTF-8 stays valid.
 func Shown(p string) string {
-	if len(p) > MaxShown {
-		return p[:MaxShown] + "…"
+	if len(p) <= MaxShown {
+		return p
 	}
-	return p
+	cut := MaxShown
+	for cut > 0 && cut > MaxShown-utf8.UTFMax && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return p[:cut] + "…"
 }

@@ -22,15 +22,8 @@ import (
 // with loopback networking, closed at the test's end.
 func newSession(t *testing.T, o ...SessionOptions) (*Local, *Session) {
 	t.Helper()
-	d := policy.AgentDefaults()
-	d.Network = policy.Network{Mode: policy.NetLoopback}
-	l := newLocal(t, Config{Backend: "linux", Defaults: d})
-	s, err := l.Session(context.Background(), policy.Request{}, o...)
-	if err != nil {
-		testenv.Need(t, "a linux-backend session", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return l, s
+	l := newLocal(t, Config{Backend: "linux", Defaults: loopbackDefaults()})
+	return l, openSession(t, l, false, o...)
 }
 
 func runIn(t *testing.T, s *Session, c Cmd) *ExecResult {
@@ -108,31 +101,7 @@ for i in range(100):
 
 func TestSessionStdinDrivesShellRead(t *testing.T) {
 	_, s := newSession(t)
-	ctx := context.Background()
-	p, err := s.Start(ctx, sh(`read a; echo "got $a"; read b; echo "then $b"`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Write([]byte("one\n")); err != nil {
-		t.Fatal(err)
-	}
-	waitOutput(t, p.Stdout, "got one")
-	if p.Running() == false {
-		t.Fatal("ended before its second read")
-	}
-	p.Write([]byte("two\n"))
-	res, _ := p.Wait(ctx)
-	if res.Stdout != "got one\nthen two\n" {
-		t.Fatalf("got %q", res.Stdout)
-	}
-	// CloseStdin ends a reader at EOF.
-	p, _ = s.Start(ctx, sh("cat; echo done"))
-	p.Write([]byte("x\n"))
-	p.CloseStdin()
-	res, _ = p.Wait(ctx)
-	if res.Stdout != "x\ndone\n" {
-		t.Fatalf("cat: %q", res.Stdout)
-	}
+	stdinDrivesShellRead(t, s)
 }
 
 func TestSessionStdinDrivesPythonREPL(t *testing.T) {
@@ -291,12 +260,7 @@ func TestSessionMemoryBreach(t *testing.T) {
 	}
 	d := policy.AgentDefaults()
 	d.Limits = policy.Limits{MemoryBytes: 64 << 20}
-	l := newLocal(t, Config{Backend: "linux", Defaults: d})
-	s, err := l.Session(context.Background(), policy.Request{})
-	if err != nil {
-		testenv.Need(t, "a linux-backend session", err)
-	}
-	defer s.Close()
+	s := openSession(t, newLocal(t, Config{Backend: "linux", Defaults: d}), false)
 	res := runIn(t, s, Cmd{Argv: []string{"python3", "-c", "b = bytearray(512 << 20); import time; time.sleep(5)"}})
 	if res.Kind != KindOverBudget || res.Breach != "memory" {
 		t.Fatalf("%s breach %q: %s", res.Kind, res.Breach, res.Narration)
@@ -316,12 +280,7 @@ func TestSessionDomainsNetwork(t *testing.T) {
 	}
 	d := policy.AgentDefaults()
 	d.Network = policy.Network{Mode: policy.NetDomains, Domains: []string{"example.invalid"}}
-	l := newLocal(t, Config{Backend: "linux", Defaults: d})
-	s, err := l.Session(context.Background(), policy.Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSession(t, newLocal(t, Config{Backend: "linux", Defaults: d}), true)
 	if res := runIn(t, s, Cmd{Argv: []string{"true"}}); res.Kind != KindSuccess {
 		t.Fatalf("%s %s", res.Kind, res.Stderr)
 	}

@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -24,18 +23,11 @@ import (
 // under the agent defaults with loopback networking, closed at the end.
 func newLandlockSession(t *testing.T, o ...SessionOptions) (*Local, *Session) {
 	t.Helper()
-	d := policy.AgentDefaults()
-	d.Network = policy.Network{Mode: policy.NetLoopback}
-	l := newLocal(t, Config{Backend: "landlock", Defaults: d})
+	l := newLocal(t, Config{Backend: "landlock", Defaults: loopbackDefaults()})
 	if b := l.Backend(); b != "landlock" {
 		testenv.Need(t, "the landlock backend", errors.New("selected "+b))
 	}
-	s, err := l.Session(context.Background(), policy.Request{}, o...)
-	if err != nil {
-		t.Fatalf("a landlock session: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return l, s
+	return l, openSession(t, l, true, o...)
 }
 
 func TestOneShotSessionRunsAndClassifies(t *testing.T) {
@@ -62,30 +54,7 @@ func TestOneShotSessionRunsAndClassifies(t *testing.T) {
 
 func TestOneShotSessionStdinDrivesShellRead(t *testing.T) {
 	_, s := newLandlockSession(t)
-	ctx := context.Background()
-	p, err := s.Start(ctx, sh(`read a; echo "got $a"; read b; echo "then $b"`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Write([]byte("one\n")); err != nil {
-		t.Fatal(err)
-	}
-	waitOutput(t, p.Stdout, "got one")
-	if !p.Running() {
-		t.Fatal("ended before its second read")
-	}
-	p.Write([]byte("two\n"))
-	res, _ := p.Wait(ctx)
-	if res.Stdout != "got one\nthen two\n" {
-		t.Fatalf("got %q", res.Stdout)
-	}
-	p, _ = s.Start(ctx, sh("cat; echo done"))
-	p.Write([]byte("x\n"))
-	p.CloseStdin()
-	res, _ = p.Wait(ctx)
-	if res.Stdout != "x\ndone\n" {
-		t.Fatalf("cat: %q", res.Stdout)
-	}
+	stdinDrivesShellRead(t, s)
 }
 
 func TestOneShotSessionPTYSeesResize(t *testing.T) {
@@ -277,24 +246,7 @@ func TestOneShotSessionSupervisorKilled(t *testing.T) {
 		return
 	}
 	marker := "7" + strconv.Itoa(int(time.Now().UnixNano()%1e6))
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestOneShotSessionSupervisorKilled$")
-	cmd.Env = append(os.Environ(), "RF_ONESHOT_CHILD=1", "RF_ONESHOT_MARK="+marker)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	if tmp, ok := strings.CutPrefix(strings.TrimSpace(line), "ready "); ok {
-		t.Cleanup(func() { os.RemoveAll(tmp) }) // a killed supervisor cannot remove it
-	} else {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("child: %q", line)
-	}
+	cmd, _ := startSupervisor(t, "TestOneShotSessionSupervisorKilled", "RF_ONESHOT_CHILD=1", "RF_ONESHOT_MARK="+marker)
 	deadline := time.Now().Add(5 * time.Second)
 	for len(markedSleepers(marker)) < 2 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)

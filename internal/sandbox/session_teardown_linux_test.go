@@ -3,12 +3,10 @@
 package sandbox
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,8 +27,7 @@ func teardownLocal(t *testing.T, stateDir string) *Local {
 }
 
 func teardownConfig(root, home, stateDir string) Config {
-	d := policy.AgentDefaults()
-	d.Network = policy.Network{Mode: policy.NetLoopback}
+	d := loopbackDefaults()
 	d.Limits = policy.Limits{MemoryBytes: 1 << 30, Processes: 512}
 	return Config{Root: root, Backend: "linux", Defaults: d, Home: HomeConfig{On: true, Dir: home, StateDir: stateDir}}
 }
@@ -127,12 +124,7 @@ func startBackground(t *testing.T, s *Session, marker string) {
 
 func TestSessionCloseLeavesNothing(t *testing.T) {
 	state := hostDir(t)
-	l := teardownLocal(t, state)
-	s, err := l.Session(context.Background(), policy.Request{})
-	if err != nil {
-		testenv.Need(t, "a linux-backend session", err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openSession(t, teardownLocal(t, state), false)
 	marker := "9" + strconv.Itoa(int(time.Now().UnixNano()%1e6))
 	startBackground(t, s, marker)
 	f := footprint(t, os.Getpid(), state)
@@ -153,12 +145,7 @@ func TestSessionCloseLeavesNothing(t *testing.T) {
 
 func TestSessionIdleTimeout(t *testing.T) {
 	state := hostDir(t)
-	l := teardownLocal(t, state)
-	s, err := l.Session(context.Background(), policy.Request{}, SessionOptions{IdleTimeout: 300 * time.Millisecond})
-	if err != nil {
-		testenv.Need(t, "a linux-backend session", err)
-	}
-	defer s.Close()
+	s := openSession(t, teardownLocal(t, state), false, SessionOptions{IdleTimeout: 300 * time.Millisecond})
 	f := footprint(t, os.Getpid(), state)
 	// A running process keeps the session: not idle while it runs.
 	p, err := s.Start(context.Background(), Cmd{Argv: []string{"sleep", "0.8"}})
@@ -193,32 +180,7 @@ func TestSessionSupervisorKilled(t *testing.T) {
 	}
 	state, root, home := hostDir(t), hostDir(t), hostDir(t)
 	marker := "8" + strconv.Itoa(int(time.Now().UnixNano()%1e6))
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestSessionSupervisorKilled$")
-	cmd.Env = append(os.Environ(), "RF_SESSION_CHILD="+state+":"+root+":"+home, "RF_SESSION_MARK="+marker)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	tmp, ok := strings.CutPrefix(strings.TrimSpace(line), "ready ")
-	if ok && strings.HasPrefix(tmp, "/tmp/ringfence-tmp-") {
-		// The Local's own private temp dir: a killed supervisor cannot
-		// remove it; the next Local's start sweeps it (internal/privdir).
-		t.Cleanup(func() { os.RemoveAll(tmp) })
-		line = "ready"
-	}
-	if strings.TrimSpace(line) != "ready" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if strings.HasPrefix(line, "skip") {
-			testenv.Need(t, "a linux-backend session", errors.New(line))
-		}
-		t.Fatalf("child: %q", line)
-	}
+	cmd, tmp := startSupervisor(t, "TestSessionSupervisorKilled", "RF_SESSION_CHILD="+state+":"+root+":"+home, "RF_SESSION_MARK="+marker)
 	f := footprint(t, cmd.Process.Pid, state)
 	f.held(t, marker)
 	if _, err := os.Stat(tmp); err != nil {

@@ -154,8 +154,11 @@ func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) 
 			a = append(a, "--protect", v.m.view(m.path))
 		}
 		// Names protected at every depth of the writable roots: the guard
-		// also supervises every write-open and truncation there.
-		for _, r := range v.plan.Roots {
+		// also supervises every write-open and truncation there. The
+		// guard sees the command's paths, so the roots are named where
+		// the view shows them: under a mount path the real path is not
+		// even shown (TestMountPathProtectedNames).
+		for _, r := range viewRoots(p, v.plan.Roots, v.m) {
 			a = append(a, "--names-root", r)
 		}
 		for _, n := range p.Names.Extra {

@@ -213,5 +213,8 @@
 // a mountpoint in a read-only bind of the host's root, so the root is then
 // bwrap's own tmpfs holding a read-only bind of every top-level host entry
 // (links recreated), remounted read-only at the end (ArgOptions.ListRoot).
+// The shim's name guard is given the writable roots as the view shows
+// them (--names-root /workspace, not the masked real path): given the real
+// path it held nothing at the mount path (TestMountPathProtectedNames).
 // The private /tmp and /dev/shm get --size (ArgOptions.ScratchBytes).
 package bwrap

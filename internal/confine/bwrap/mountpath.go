@@ -131,3 +131,20 @@ func joinNames(ns []string) string {
 	}
 	return s
 }
+
+// viewRoots are the writable roots where the command sees them, for the
+// guards that match the command's paths. A workspace writable through a
+// broader root (a write entry for a parent of it) has no root of its own
+// and the broader root is not moved with it, so the mount path is added.
+func viewRoots(p *policy.Policy, roots []string, m remap) []string {
+	out := make([]string, 0, len(roots)+1)
+	own := false
+	for _, r := range roots {
+		out = append(out, m.view(r))
+		own = own || r == p.Root
+	}
+	if m.active() && !own && p.AccessAt(p.Root) == policy.Write {
+		out = append(out, m.to)
+	}
+	return out
+}

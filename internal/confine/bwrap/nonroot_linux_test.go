@@ -13,5 +13,5 @@ func TestAsNonRoot(t *testing.T) {
 	inittest.RerunAsNonRoot(t, "^(TestFileAttacks|TestMissingProtectedPath|TestNetworkAttacks|TestOwnUnixSockets|"+
 		"TestSignalHostProcess|TestLeakedEnvAndDescriptors|TestNestedNamespaceRefused|TestProcWritesRefused|TestPid1Attacks|"+
 		"TestPinnedCarveOutParents|TestPinThroughALink|TestDiesWithRingfence|TestRunStatus|TestShimOutlastsSignals|"+
-		"TestTreeKill|TestSeccompLoaded)$")
+		"TestTreeKill|TestSeccompLoaded|TestMountPathProtectedNames)$")
 }

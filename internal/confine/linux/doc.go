@@ -122,7 +122,11 @@
 //   - Mount path (Request.MountPath, "/workspace" under servers): the
 //     workspace is bound there instead of at its real path, which is
 //     masked, so paths the model is told are true and no host path
-//     leaks; every layer under the root moves with it. The view's root is
+//     leaks; every layer under the root moves with it, and the mount path
+//     is a writable root of the view (Landlock, unix sockets, the name
+//     guard) even when the workspace is writable only through a broader
+//     root, which does not move (TestMountPathUnderWritableParent: its
+//     .git/hooks was writable at /workspace before). The view's root is
 //     then a read-only tmpfs of per-entry binds of the host's root
 //     (View.SynthRoot), so the mountpoint can be made without touching
 //     the host. A mount path over a system directory, the root of

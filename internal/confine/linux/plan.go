@@ -1,6 +1,7 @@
 package linux
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ringfence/ringfence/internal/confine"
@@ -138,8 +139,9 @@ func NewPlanWith(p *policy.Policy, o ViewOptions) Plan {
 	case o.Home != nil && homeOverlaid(p, o.Home.Dir):
 		home = o.Home.Dir
 	}
-	plan.Landlock = landlockFor(p, vp.Roots, scratchRO, home, plan.Mount)
-	plan.Seccomp = seccompFor(p, vp.Roots, plan.Mount)
+	roots := viewRoots(p, vp.Roots, plan.Mount)
+	plan.Landlock = landlockFor(p, roots, scratchRO, home)
+	plan.Seccomp = seccompFor(p, roots)
 	for _, c := range vp.CarveOuts {
 		plan.CarveOuts = append(plan.CarveOuts, c.Path)
 	}
@@ -231,13 +233,27 @@ func layerOp(p *policy.Policy, l viewplan.Step, sys []sysOp, m Remap) (initproc.
 	return op, true
 }
 
+// viewRoots are the writable roots where the command sees them. A
+// workspace shown at its mount path and writable through a broader root
+// (a write entry for a parent of it, such as home) has no root of its
+// own, and the broader root is not moved with it: without the mount path
+// here Landlock refused every write to the workspace, and the name guard
+// did not watch it (TestPlanSimulatedMatchesAccessAt).
+func viewRoots(p *policy.Policy, roots []string, m Remap) []string {
+	out := m.all(roots)
+	if m.Active() && p.AccessAt(p.Root) == policy.Write && !slices.Contains(roots, p.Root) {
+		out = append(out, m.To)
+	}
+	return out
+}
+
 // landlockFor is the Landlock ruleset for the view: everything readable
 // (reads are confined by the view itself: masks and, under an allow-list
 // baseline, an empty root), writes only to the writable roots and the
 // private scratch. Landlock cannot subtract, so carve-outs inside roots
 // are left to the read-only mounts; Landlock's own contributions are
 // defence in depth for writes and the signal and abstract-socket scopes.
-func landlockFor(p *policy.Policy, roots []string, scratchRO bool, home string, m Remap) initproc.Landlock {
+func landlockFor(p *policy.Policy, roots []string, scratchRO bool, home string) initproc.Landlock {
 	ll := initproc.Landlock{Read: []string{"/"}, Write: []string{"/dev"}}
 	if !scratchRO {
 		ll.Write = append(ll.Write, "/tmp")
@@ -246,7 +262,7 @@ func landlockFor(p *policy.Policy, roots []string, scratchRO bool, home string, 
 		// The overlay takes every write; its denied entries are masked.
 		ll.Write = append(ll.Write, home)
 	}
-	ll.Write = append(ll.Write, m.all(roots)...)
+	ll.Write = append(ll.Write, roots...)
 	ll.UnixSockets = p.UnixSockets
 	return ll
 }
@@ -257,8 +273,7 @@ func landlockFor(p *policy.Policy, roots []string, scratchRO bool, home string, 
 // /tmp (made by the command itself) and those the policy names connect.
 // Home is not among them even when overlaid: a host socket there (a
 // docker or gpg agent's) is reached through the overlay's lower layer.
-func seccompFor(p *policy.Policy, writable []string, m Remap) initproc.Seccomp {
-	roots := m.all(writable)
+func seccompFor(p *policy.Policy, roots []string) initproc.Seccomp {
 	allow := append([]string{"/tmp"}, roots...)
 	// A socket the policy does not name connects only when its listener
 	// is inside the sandbox (PeerCheck): a host process's socket file in a

@@ -316,7 +316,7 @@ func TestScratchBounded(t *testing.T) {
 }
 
 func TestViewAsNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^(TestHomeOverlay|TestHomeOverlayAttacks|TestHomeCacheFallback|TestMountPath|TestTmpPathsVisible|TestScratchBounded)$")
+	inittest.RerunAsNonRoot(t, "^(TestHomeOverlay|TestHomeOverlayAttacks|TestHomeCacheFallback|TestMountPath|TestMountPathUnderWritableParent|TestTmpPathsVisible|TestScratchBounded)$")
 }
 
 // Where the state directory cannot hold an overlay's upper layer (an

@@ -55,7 +55,14 @@
 // roots, carve-outs, hidden and reopened steps, and off its changing steps
 // in both layer lists — and its parts agree with policy.WritableRoots,
 // policy.UnreadablePaths and ProtectedByName; every pin is a writable
-// directory strictly inside its root on the way to a carve-out. TestNew and
+// directory strictly inside its root on the way to a carve-out.
+// FuzzResolvedPlanMatchesAccessAt and TestResolvedPlans hold the same
+// over policies policy.Resolve made from adversarial entries
+// (plantest.Resolved: "/", trailing slashes, dot segments, a request
+// restricting the root, deny inside read inside write inside deny); they
+// found Resolve keeping a shadowed write layer at the root beside its
+// read restriction. The linux backend's translation is checked mount by
+// mount against AccessAt (TestPlanSimulatedMatchesAccessAt). TestNew and
 // the other table tests pin the parts for hand-written policies.
 //
 // # Limits
