@@ -3,6 +3,7 @@ package process
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/ringfence/ringfence/internal/sandbox"
 )
@@ -52,9 +53,27 @@ func (g *stdinGate) write(ctx context.Context, p *sandbox.Process, in []byte) er
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-p.Done():
-		return errEnded
+		// The write may have landed just before the end (the process
+		// read its last input and exited, as `head -c N | md5sum` does):
+		// select picks among ready cases at random, so give the write a
+		// moment to report before calling it lost. A write still blocked
+		// (a background child holds the pipe without reading) stays lost.
+		t := time.NewTimer(endGrace)
+		defer t.Stop()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return errEnded
+		}
 	}
 }
+
+// endGrace is how long a write may take to report after its process
+// ended before it is called lost.
+const endGrace = time.Second
 
 // errEnded: the process ended before the write could be done.
 var errEnded = errEndedT{}
