@@ -141,6 +141,13 @@ func buildLayers(p *Policy, req Request, d Defaults, g *Grant) error {
 		}
 		b.add(e.Path, e.Access, FromDeployment)
 	}
+	// The roots before any restriction: a root a request (or a standing
+	// restriction) narrows keeps the protection it had — its .git pointer
+	// may name a gitdir inside another, still writable root (a linked
+	// worktree's metadata under the main repository's .git/worktrees), and
+	// narrowing must never widen there. Protection only lowers, so the
+	// extra roots can add nothing.
+	unrestricted := (&Policy{Baseline: b.baseline, Layers: b.finish()}).WritableRoots().Roots
 	for _, e := range in.standing {
 		b.restrict(e, FromDeployment)
 	}
@@ -153,7 +160,7 @@ func buildLayers(p *Policy, req Request, d Defaults, g *Grant) error {
 		b.add(e.Path, e.Access, FromApproval)
 	}
 	if p.Mode != DangerFullAccess {
-		protectAll(b, d, in.extra)
+		protectAll(b, d, in.extra, unrestricted)
 	}
 	p.Baseline, p.Layers = b.baseline, b.finish()
 	return nil

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -45,12 +46,18 @@ func ProtectedSubpaths(g GitProtection) []string {
 // protectAll layers the protected subpaths (and extra) under every
 // writable root. Each protection only ever lowers access: a protected
 // path inside a denied subtree stays denied.
-func protectAll(b *builder, d Defaults, extra []string) {
+func protectAll(b *builder, d Defaults, extra, unrestricted []string) {
 	// The roots are the layers that make a subtree writable; a write grant
 	// inside one that is already writable (a temp dir in the root, an
 	// approved file) adds no root: its names are as protected as any
-	// other subdirectory's.
+	// other subdirectory's. The roots before restrictions count too (see
+	// buildLayers).
 	roots := (&Policy{Baseline: b.baseline, Layers: b.finish()}).WritableRoots().Roots
+	for _, r := range unrestricted {
+		if !slices.Contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
 	subs := append(ProtectedSubpaths(d.ProtectGit), extra...)
 	for _, root := range roots {
 		for _, s := range subs {
