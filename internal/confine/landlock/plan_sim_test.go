@@ -25,6 +25,7 @@ func within(dirs []string, path string) bool {
 // holds it and no read carve-out does, or a reopening deeper than the
 // deepest read carve-out).
 func TestPlanModelMatchesAccessAt(t *testing.T) {
+	t.Parallel() // CPU-bound for tens of seconds under -race: overlap it with the package's waiting tests
 	n := 0
 	for seed := int64(0); seed < 800; seed++ {
 		p, err := plantest.Resolved(seed)

@@ -80,6 +80,7 @@ func simulate(plan Plan, path string) (a policy.Access, host bool) {
 // no mount order, pin or fresh system mount lets a backend grant more
 // (or less) than the plan.
 func TestPlanSimulatedMatchesAccessAt(t *testing.T) {
+	t.Parallel() // CPU-bound for tens of seconds under -race: overlap it with the package's waiting tests
 	n := 0
 	for seed := int64(0); seed < 800; seed++ {
 		p, err := plantest.Resolved(seed)
