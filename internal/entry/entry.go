@@ -24,6 +24,7 @@ var (
 	roles  = map[string]RoleMain{}
 
 	dispatching atomic.Bool
+	underTest   atomic.Bool
 )
 
 // Register adds the point name (os.Args[1], starting with "__"). It is
@@ -92,6 +93,12 @@ func pick(args []string, getenv func(string) string, points map[string]Main, rol
 	return nil
 }
 
+// UnderTest reports whether this binary is a test binary (its TestMain
+// went through Tests): code that would otherwise run something other than
+// the source under test — the carried init (internal/confine/initimage) —
+// runs the test binary itself instead.
+func UnderTest() bool { return underTest.Load() }
+
 // Names lists the registered points, sorted (for doctor and the tests).
 func Names() []string {
 	mu.Lock()
@@ -103,6 +110,7 @@ func Names() []string {
 // then each of after (in order), then exit with the tests' code. m is a
 // *testing.M (this package does not import testing).
 func Tests(m interface{ Run() int }, after ...func()) {
+	underTest.Store(true)
 	Dispatch()
 	code := m.Run()
 	for _, f := range after {

@@ -212,16 +212,18 @@
 // dies too. Before Landlock ABI 6 (no scopes) the landlock backend's
 // command can signal, stop or kill its init (reported). The exec stage
 // costs one more start of the ringfence binary per command (about 5 ms
-// on the shared test machine). The init is the whole ringfence binary
-// (22 MB): each start runs every package's initialisation (kept lazy:
-// cmd/ringfence's TestPackageInitIsLazy) and maps about 10 MB of it (peak
-// RSS 11.6 MB before any work, 4.5 MB for a binary of this package alone;
-// start 2.4 against 1.4 ms). A separate small init embedded and executed
-// from a sealed memfd would have to be copied per run (≈0.65 ms for its
-// 4.7 MB) and kept in step with this package by a generated, committed
-// artifact: not built yet (issue 16). The init's binary is readable and
-// executable by the command under the landlock backend (the exec stage
-// runs it from inside the init's domain).
+// on the shared test machine). The init is executed from the image the
+// caller names (NewCmd): a program runs the small init the ringfence binary
+// carries (internal/confine/initimage: this package alone, from a sealed
+// memfd, peak RSS about 5 MB against 16 MB for the whole binary), a test
+// binary runs itself (SelfExe), so the source under test is what runs.
+// Both are built from the same source (initimage's freshness test). The
+// exec stage re-executes the init's own image (SelfExe inside the init),
+// which the command can neither write (sealed, or a running binary) nor
+// read (the init is not dumpable); under the landlock backend the carried
+// init needs no Landlock rule (Landlock does not restrict files of
+// internal mounts, and refuses rules for them), the ringfence binary gets
+// one that lets the command's domain read and execute it.
 //
 // Parent death: without a pid namespace the init learns of its
 // supervisor's death by a catchable parent-death signal, and for a death

@@ -15,17 +15,16 @@ import (
 // because the init lives as long as the command.
 var initEnv = []string{"GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1,containermaxprocs=0,updatemaxprocs=0"}
 
-// SelfExe is what the init is executed from: the kernel's own reference to
-// the image this process runs, not a path. A path names whatever file is
-// there when exec(2) looks: a binary renamed over ours, or a package
-// upgrade, between our start and the init's exec would run as the init, and
-// the exec stage (Spec.Nest) would run it again from inside the sandbox.
-// The image we run cannot be written while we run it (ETXTBSY), so the init
-// is the very code that built its spec (TestReplacedBinaryCannotBecomeInit).
-// A memfd copy (runc's answer to CVE-2019-5736, where the danger was a
-// container writing the runtime's binary) would cost a copy of the whole
-// binary per run, and the command here cannot reach our image: the init is
-// not dumpable, so /proc/1/exe is closed to it.
+// SelfExe is the running binary as an init image: the kernel's own
+// reference to the image this process runs, not a path. A path names
+// whatever file is there when exec(2) looks: a binary renamed over ours,
+// or a package upgrade, between our start and the init's exec would run as
+// the init, and the exec stage (Spec.Nest) would run it again from inside
+// the sandbox. The image we run cannot be written while we run it
+// (ETXTBSY), so the init is the very code that built its spec
+// (TestReplacedBinaryCannotBecomeInit). Programs run the smaller carried
+// init instead (internal/confine/initimage: a sealed memfd, the same
+// guarantee); test binaries run themselves through SelfExe.
 const SelfExe = "/proc/self/exe"
 
 // Executable is the path of the ringfence binary, for names and Landlock
@@ -38,12 +37,14 @@ func Executable() (string, error) {
 	return filepath.EvalSymlinks(exe)
 }
 
-// NewCmd prepares the init's Cmd for spec: the spec pipe on descriptor 3,
+// NewCmd prepares the init's Cmd for spec, executed from image (SelfExe,
+// or the carried small init: internal/confine/initimage.Path): the spec
+// pipe on descriptor 3,
 // written by Setup once the supervisor has placed the init (so the command
 // is never forked before the init is in its cgroup), and the status channel
 // on descriptor 4. The caller fills in Backend, Enforcement, Dialect and
 // TreeKill.
-func NewCmd(spec *Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
+func NewCmd(image string, spec *Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
 	exe, err := Executable()
 	if err != nil {
 		return nil, err
@@ -64,7 +65,7 @@ func NewCmd(spec *Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
 		return nil, err
 	}
 	cmd := &confine.Cmd{
-		Path:        SelfExe,
+		Path:        image,
 		Args:        []string{exe, Arg},
 		Env:         initEnv,
 		Dir:         "/",

@@ -47,13 +47,36 @@ func nestable() bool {
 // file by now — and lets the init's domain execute it (an allow-list
 // baseline may not cover it otherwise). Landlock opens the rule's path
 // following the link, so the rule holds exactly that image's inode.
+//
+// The carried init (internal/confine/initimage) runs from a sealed memfd:
+// Landlock refuses a rule for a file of an internal mount (EBADFD) and
+// does not restrict access to one, so that image needs no rule; it cannot
+// be written either, sealed before its first execution.
 func prepareNest(spec *Spec) error {
-	if _, err := os.Stat(SelfExe); err != nil {
+	sealed, err := sealedImage()
+	if err != nil {
 		return err
 	}
 	nestExe = SelfExe
-	spec.Landlock.Read = append(spec.Landlock.Read, SelfExe)
+	if !sealed {
+		spec.Landlock.Read = append(spec.Landlock.Read, SelfExe)
+	}
 	return nil
+}
+
+// sealedImage reports whether this process runs from a memfd sealed
+// against writes (the carried init).
+func sealedImage() (bool, error) {
+	fd, err := unix.Open(SelfExe, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false, &os.PathError{Op: "open", Path: SelfExe, Err: err}
+	}
+	defer unix.Close(fd)
+	seals, err := unix.FcntlInt(uintptr(fd), unix.F_GET_SEALS, 0)
+	if err != nil { // EINVAL: not a file that takes seals (a real binary)
+		return false, nil
+	}
+	return seals&unix.F_SEAL_WRITE != 0, nil
 }
 
 // startNested starts the command through the exec stage and reports it

@@ -69,7 +69,7 @@ func TestNamespaceInitIgnoresSignalsFromInside(t *testing.T) {
 	spec := nsSpec("/bin/sh", "-c", script)
 	attr := pidnsAttr()
 	attr.Cloneflags |= syscall.CLONE_NEWNS
-	c, err := NewCmd(spec, attr)
+	c, err := NewCmd(SelfExe, spec, attr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestNamespaceInitIgnoresSignalsFromInside(t *testing.T) {
 func TestStatusRecordsInOrder(t *testing.T) {
 	spec := &Spec{Argv: []string{"/bin/true"}, Dir: "/", Env: []string{"PATH=/usr/bin:/bin"},
 		Landlock: Landlock{Read: []string{"/"}}}
-	c, err := NewCmd(spec, nil)
+	c, err := NewCmd(SelfExe, spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,7 +104,7 @@ func TestDomainsRedTeam(t *testing.T) {
 		t.Helper()
 		plan := WithProxy(NewPlan(pol), proxy, proxy)
 		spec := &initproc.Spec{Argv: argv, Dir: e.Root, Env: e.Vars(), Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: true}
-		cmd, err := initproc.NewCmd(spec, sysProcAttr())
+		cmd, err := initproc.NewCmd(initproc.SelfExe, spec, sysProcAttr())
 		if err != nil {
 			t.Fatal(err)
 		}

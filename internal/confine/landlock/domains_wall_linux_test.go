@@ -54,7 +54,7 @@ func TestDomainsLandlockSecondWall(t *testing.T) {
 		plan.Landlock.ConnectTCP = landlockPorts
 		spec := &initproc.Spec{Argv: []string{"python3", probe, "connect", "127.0.0.1", strconv.Itoa(int(ports[1]))},
 			Dir: e.Root, Env: e.Vars(), Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: true}
-		cmd, err := initproc.NewCmd(spec, sysProcAttr())
+		cmd, err := initproc.NewCmd(initproc.SelfExe, spec, sysProcAttr())
 		if err != nil {
 			t.Fatal(err)
 		}

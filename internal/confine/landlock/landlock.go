@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/outcome"
@@ -110,7 +111,11 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	// A session of its own: no controlling terminal to inject into, and a
 	// process group run can kill (a descendant calling setsid escapes it:
 	// reported as TreeKill process-group).
-	cmd, err := initproc.NewCmd(spec, sysProcAttr())
+	image, err := initimage.Path()
+	var cmd *confine.Cmd
+	if err == nil {
+		cmd, err = initproc.NewCmd(image, spec, sysProcAttr())
+	}
 	if err != nil {
 		if dom != nil {
 			dom.stop()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	rfrun "github.com/ringfence/ringfence/internal/run"
@@ -47,7 +48,7 @@ func replacedHelper() {
 	if r.ExitCode != nil {
 		code = *r.ExitCode
 	}
-	fmt.Printf("exit %d stdout %q stderr %q\n", code, r.Stdout, r.Stderr)
+	fmt.Printf("exit %d stdout %q stderr %q init %s\n", code, r.Stdout, r.Stderr, initimage.Describe())
 	os.Exit(0)
 }
 
@@ -69,4 +70,18 @@ func TestReplacedBinaryCannotBecomeInit(t *testing.T) {
 // The same, run by an unprivileged user (uid 65534).
 func TestReplacedBinaryCannotBecomeInitNonRoot(t *testing.T) {
 	inittest.RerunAsNonRoot(t, "^TestReplacedBinaryCannotBecomeInit$")
+}
+
+// The same with the carried init (internal/confine/initimage), as the
+// shipped binary runs: the memfd is made after the replacement, from the
+// blob in the running image's memory, so the init and the exec stage are
+// still ringfence's own.
+func TestReplacedBinaryCannotBecomeEmbeddedInit(t *testing.T) {
+	testenv.Need(t, "landlock backend", (&Provider{}).Available())
+	replacebin.Test(t, []string{"RF_LL_HELPER=replaced", "RF_LL_DIR=" + t.TempDir(), initimage.Env + "=embedded"},
+		`exit 0 stdout "confined-ok\n" stderr "" init embedded (`)
+}
+
+func TestReplacedBinaryCannotBecomeEmbeddedInitNonRoot(t *testing.T) {
+	inittest.RerunAsNonRoot(t, "^TestReplacedBinaryCannotBecomeEmbeddedInit$")
 }

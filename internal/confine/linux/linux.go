@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/domainnet"
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/homestate"
 	"github.com/ringfence/ringfence/outcome"
@@ -179,7 +180,11 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if dom != nil {
 		withBindService(attr)
 	}
-	cmd, err := initproc.NewCmd(spec, attr)
+	image, err := initimage.Path()
+	var cmd *confine.Cmd
+	if err == nil {
+		cmd, err = initproc.NewCmd(image, spec, attr)
+	}
 	if err != nil {
 		if dom != nil {
 			dom.Close()

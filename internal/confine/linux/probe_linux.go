@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/status"
 )
@@ -57,7 +58,11 @@ func probeWith(d Degraded) (stage, errno string, err error) {
 	if !d.NoHostname {
 		spec.Hostname = Hostname
 	}
-	c, err := initproc.NewCmd(spec, sysProcAttr(true))
+	image, err := initimage.Path()
+	if err != nil {
+		return "", "", unavailable("%v", err)
+	}
+	c, err := initproc.NewCmd(image, spec, sysProcAttr(true))
 	if err != nil {
 		return "", "", unavailable("%v", err)
 	}

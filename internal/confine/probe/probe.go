@@ -22,6 +22,9 @@ func Probe(s Sources) Report {
 	r.UserNS = userNSFact(s, r.Root)
 	r.Cgroups = cgroupFacts(s)
 	r.Bwrap = bwrapFact(s)
+	if s.Init != nil {
+		r.Init = s.Init()
+	}
 	r.Linux = linuxFact(s, r)
 	r.Container = containerFact(s, r)
 	r.Auto, r.AutoReasons = Choose(r)

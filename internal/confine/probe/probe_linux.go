@@ -3,6 +3,7 @@ package probe
 import (
 	"errors"
 	"fmt"
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,6 +34,7 @@ func HostSources() Sources {
 		Bwrap:       findBwrap,
 		Linux:       linuxTrial,
 		Getenv:      os.Getenv,
+		Init:        initimage.Describe,
 	}
 }
 

@@ -11,6 +11,8 @@ type Report struct {
 	UserNS   UserNS   `json:"userNamespaces"`
 	Cgroups  Cgroups  `json:"cgroups"`
 	Bwrap    Bwrap    `json:"bwrap"`
+	// Init is where the sandbox init is executed from (empty: not known).
+	Init string `json:"init,omitempty"`
 	// Linux is the linux backend's own trial (see LinuxTrial).
 	Linux LinuxTrial `json:"linuxBackend"`
 	// Container says whether this is a container and what its runtime

@@ -25,6 +25,9 @@ type Sources struct {
 	Linux func() (linux.Degraded, error)
 	// Getenv reads this process's environment (container signs).
 	Getenv func(string) string
+	// Init says where the sandbox init is executed from (the carried
+	// small init in a sealed memfd, or the ringfence binary and why).
+	Init func() string
 }
 
 // Files read through Sources.ReadFile.

@@ -20,6 +20,9 @@ func (r Report) Text() string {
 	fmt.Fprintf(&b, "  memory groups  %s\n", controllerLine(r.Cgroups.Memory))
 	fmt.Fprintf(&b, "  pids groups    %s\n", controllerLine(r.Cgroups.Pids))
 	fmt.Fprintf(&b, "bwrap            %s\n", r.bwrapLine())
+	if r.Init != "" {
+		fmt.Fprintf(&b, "init             %s\n", r.Init)
+	}
 	fmt.Fprintf(&b, "container        %s\n", r.containerLine())
 	if len(r.Container.TakenAway) > 0 {
 		fmt.Fprintf(&b, "  %s:\n", takenTitle(r.Container.Inside))

@@ -1,0 +1,36 @@
+package initimage
+
+import "fmt"
+
+// Env chooses where the init is executed from: "self" (the running
+// binary), "embedded" (the carried small init, or an error), or unset.
+const Env = "RINGFENCE_INIT"
+
+// source is where the init comes from.
+type source int
+
+const (
+	fromSelf     source = iota // initproc.SelfExe
+	fromEmbedded               // the memfd; fall back to self if it cannot be made
+	mustEmbedded               // the memfd, or an error
+)
+
+// choose is the decision: the variable's value, whether the process is a
+// test binary, and whether this build carries a blob.
+func choose(value string, underTest, carried bool) (source, error) {
+	switch value {
+	case "self":
+		return fromSelf, nil
+	case "embedded":
+		if !carried {
+			return 0, fmt.Errorf("initimage: %s=embedded, but this build carries no init (only linux/amd64 builds do)", Env)
+		}
+		return mustEmbedded, nil
+	case "":
+		if underTest || !carried {
+			return fromSelf, nil
+		}
+		return fromEmbedded, nil
+	}
+	return 0, fmt.Errorf("initimage: %s=%q: want \"self\" or \"embedded\"", Env, value)
+}

@@ -1,0 +1,54 @@
+// Package initimage carries the sandbox init as a small program of its
+// own inside the ringfence binary, and gives the path to execute it from.
+//
+// Every confined run starts an init (internal/confine/initproc) in the new
+// namespaces. Executing the whole ringfence binary for it cost, per run,
+// the start of a 30 MB program: every linked package's initialisation
+// (gRPC, protobuf, the MCP SDK, schemas, tables: ≈200 packages), some
+// 850 page faults and ≈3 ms — twice under the landlock backend, whose
+// exec stage is the init again. initmain is the init alone; its binary
+// (built reproducibly by gen, committed as init_linux_amd64.bin with its
+// record init_linux_amd64.sum) is embedded here, written once per process
+// into a sealed memfd, and executed from /proc/self/fd/N. There is still
+// one file to install.
+//
+// # Threat model
+//
+//   - The init must be exactly the code this ringfence was built with. The
+//     blob is part of the running image's memory; a file renamed over
+//     ringfence, or a package upgrade, after it started changes nothing
+//     (TestReplacedBinaryCannotBecomeEmbeddedInit). The memfd is sealed
+//     against write, grow, shrink and further sealing before it is first
+//     executed (runc's answer to CVE-2019-5736), close-on-exec, and at a
+//     descriptor number above any os/exec remaps, so no command and no
+//     other process of ours can change it; the init is not dumpable, so a
+//     command cannot open /proc/1/exe either.
+//   - The blob must be built from this tree's sources. The freshness test
+//     (TestEmbeddedInitIsFresh) recomputes the digest of every source file
+//     the init links and compares it with the record; with the recorded Go
+//     version it also rebuilds the init and compares the bytes, so the
+//     committed binary is shown to be what its source builds.
+//   - Where no memfd can be made (an old kernel, vm.memfd_noexec=2, a
+//     seccomp profile that refuses memfd_create) or the build is not
+//     linux/amd64, the init is the running binary itself (initproc.SelfExe):
+//     the same source, the old cost. Nothing is weakened: the choice is
+//     only where the same init code is read from.
+//
+// # Choosing
+//
+// RINGFENCE_INIT=self executes the running binary as before; =embedded
+// requires the memfd (an error if it cannot be made). Unset, a program
+// uses the embedded init, and a test binary (internal/entry.UnderTest)
+// uses itself, so a change to initproc is tested as written without
+// regenerating; the embedded init is tested by this package's tests, by
+// the replaced-binary attack, and by `ringfence conformance` in CI, which
+// runs the real binary on every backend.
+//
+// # Gaps
+//
+// Each process pays one copy of the blob into the memfd (≈4 MB, well
+// under a millisecond) on its first run; a one-shot `ringfence run` pays
+// it every time. Other architectures fall back to SelfExe until a blob is
+// generated for them. The bwrap backend's exec shim is still the whole
+// binary.
+package initimage

@@ -1,0 +1,4 @@
+package initimage
+
+// Rebuild the carried init and its record after changing its sources.
+//go:generate go run ./gen

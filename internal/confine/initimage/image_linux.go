@@ -1,0 +1,115 @@
+package initimage
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/entry"
+	"golang.org/x/sys/unix"
+)
+
+// minFD is the lowest descriptor number the memfd may have: os/exec's
+// child rewrites descriptors 0 to len(ExtraFiles)+3 and a few above them
+// before it executes the path, which must still name the memfd then.
+const minFD = 100
+
+// seals are the memfd's seals: no write, no size change, no new seal.
+const seals = unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
+
+var image struct {
+	once sync.Once
+	path string
+	why  string // why the init is the running binary, if it is
+	err  error
+}
+
+// Path is what to execute as the init: /proc/self/fd/N of the sealed
+// memfd holding the carried init, or initproc.SelfExe. The memfd is made
+// once per process and kept; the choice (see the package doc) is read
+// once too.
+func Path() (string, error) {
+	image.once.Do(func() {
+		src, err := choose(os.Getenv(Env), entry.UnderTest(), blob != "")
+		if err != nil {
+			image.err = err
+			return
+		}
+		if src == fromSelf {
+			image.path, image.why = initproc.SelfExe, "chosen"
+			return
+		}
+		path, err := sealed(blob)
+		switch {
+		case err == nil:
+			image.path = path
+		case src == mustEmbedded:
+			image.err = err
+		default:
+			image.path, image.why = initproc.SelfExe, err.Error()
+		}
+	})
+	return image.path, image.err
+}
+
+// Describe says where the init is executed from, for doctor.
+func Describe() string {
+	path, err := Path()
+	switch {
+	case err != nil:
+		return err.Error()
+	case path != initproc.SelfExe:
+		return fmt.Sprintf("embedded (%d KiB, sealed memfd)", len(blob)>>10)
+	case blob == "":
+		return "the ringfence binary (no init is carried for this platform)"
+	}
+	return "the ringfence binary (" + image.why + ")"
+}
+
+// sealed writes data into a new memfd, seals it and moves it to a
+// descriptor at or above minFD; it returns the path to execute it by.
+func sealed(data string) (string, error) {
+	fd, err := memfd()
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(fd)
+	buf := unsafe.Slice(unsafe.StringData(data), len(data))
+	for len(buf) > 0 {
+		n, err := unix.Write(fd, buf)
+		if err != nil {
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			return "", fmt.Errorf("initimage: writing the init: %w", err)
+		}
+		buf = buf[n:]
+	}
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
+		return "", fmt.Errorf("initimage: sealing the init: %w", err)
+	}
+	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, minFD)
+	if err != nil {
+		return "", fmt.Errorf("initimage: moving the init's descriptor: %w", err)
+	}
+	return "/proc/self/fd/" + strconv.Itoa(high), nil
+}
+
+// memfd makes the memfd, executable: MFD_EXEC says so where the kernel
+// knows the flag (6.3, vm.memfd_noexec); older kernels refuse the flag
+// and make every memfd executable.
+func memfd() (int, error) {
+	const flags = unix.MFD_CLOEXEC | unix.MFD_ALLOW_SEALING
+	fd, err := unix.MemfdCreate("ringfence-init", flags|unix.MFD_EXEC)
+	if errors.Is(err, unix.EINVAL) {
+		fd, err = unix.MemfdCreate("ringfence-init", flags)
+	}
+	if err != nil {
+		return -1, fmt.Errorf("initimage: memfd_create: %w", err)
+	}
+	return fd, nil
+}
