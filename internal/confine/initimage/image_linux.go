@@ -26,6 +26,8 @@ var image struct {
 	path string
 	why  string // why the init is the running binary, if it is
 	err  error
+	fd   int         // the memfd, when path names it
+	id   unix.Stat_t // what fd was when it was sealed
 }
 
 // Path is what to execute as the init: /proc/self/fd/N of the sealed
@@ -43,17 +45,36 @@ func Path() (string, error) {
 			image.path, image.why = initproc.SelfExe, "chosen"
 			return
 		}
-		path, err := sealed(blob)
+		fd, err := sealed(blob)
+		if err == nil {
+			err = unix.Fstat(fd, &image.id)
+		}
 		switch {
 		case err == nil:
-			image.path = path
+			image.fd, image.path = fd, "/proc/self/fd/"+strconv.Itoa(fd)
 		case src == mustEmbedded:
 			image.err = err
 		default:
 			image.path, image.why = initproc.SelfExe, err.Error()
 		}
 	})
+	if image.err == nil && image.path != initproc.SelfExe {
+		if err := stillOurs(); err != nil {
+			return "", err
+		}
+	}
 	return image.path, image.err
+}
+
+// stillOurs checks that the memfd's descriptor still holds the memfd: a
+// descriptor closed by mistake elsewhere in the process and reused would
+// otherwise make the path name another file. Fail closed: no init runs.
+func stillOurs() error {
+	var st unix.Stat_t
+	if err := unix.Fstat(image.fd, &st); err != nil || st.Dev != image.id.Dev || st.Ino != image.id.Ino {
+		return fmt.Errorf("initimage: descriptor %d no longer holds the sealed init (%v)", image.fd, err)
+	}
+	return nil
 }
 
 // Describe says where the init is executed from, for doctor.
@@ -71,11 +92,11 @@ func Describe() string {
 }
 
 // sealed writes data into a new memfd, seals it and moves it to a
-// descriptor at or above minFD; it returns the path to execute it by.
-func sealed(data string) (string, error) {
+// descriptor at or above minFD, which it returns.
+func sealed(data string) (int, error) {
 	fd, err := memfd()
 	if err != nil {
-		return "", err
+		return -1, err
 	}
 	defer unix.Close(fd)
 	buf := unsafe.Slice(unsafe.StringData(data), len(data))
@@ -85,18 +106,18 @@ func sealed(data string) (string, error) {
 			if errors.Is(err, unix.EINTR) {
 				continue
 			}
-			return "", fmt.Errorf("initimage: writing the init: %w", err)
+			return -1, fmt.Errorf("initimage: writing the init: %w", err)
 		}
 		buf = buf[n:]
 	}
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
-		return "", fmt.Errorf("initimage: sealing the init: %w", err)
+		return -1, fmt.Errorf("initimage: sealing the init: %w", err)
 	}
 	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, minFD)
 	if err != nil {
-		return "", fmt.Errorf("initimage: moving the init's descriptor: %w", err)
+		return -1, fmt.Errorf("initimage: moving the init's descriptor: %w", err)
 	}
-	return "/proc/self/fd/" + strconv.Itoa(high), nil
+	return high, nil
 }
 
 // memfd makes the memfd, executable: MFD_EXEC says so where the kernel

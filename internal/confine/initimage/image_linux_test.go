@@ -25,14 +25,14 @@ func needBlob(t *testing.T) {
 // os/exec rewrites in a child.
 func TestMemfdIsSealed(t *testing.T) {
 	needBlob(t)
-	path, err := sealed(blob)
+	fd, err := sealed(blob)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fd, err := strconv.Atoi(strings.TrimPrefix(path, "/proc/self/fd/"))
-	if err != nil || fd < minFD {
-		t.Fatalf("path %q: descriptor below %d", path, minFD)
+	if fd < minFD {
+		t.Fatalf("descriptor %d below %d", fd, minFD)
 	}
+	path := "/proc/self/fd/" + strconv.Itoa(fd)
 	defer unix.Close(fd)
 	if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil || flags&unix.FD_CLOEXEC == 0 {
 		t.Fatalf("not close-on-exec: %d %v", flags, err)
@@ -99,5 +99,38 @@ func TestCarriedInitAnswersOnlyTheInit(t *testing.T) {
 	}
 	if d := Describe(); !strings.HasPrefix(d, "embedded (") {
 		t.Fatalf("Describe: %q", d)
+	}
+}
+
+// A descriptor of the memfd closed elsewhere in the process and reused
+// for another file makes Path fail, not name that file.
+func TestPathRefusesAReusedDescriptor(t *testing.T) {
+	needBlob(t)
+	if _, err := Path(); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := unix.FcntlInt(uintptr(image.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := unix.Dup3(saved, image.fd, unix.O_CLOEXEC); err != nil {
+			t.Fatal(err)
+		}
+		unix.Close(saved)
+		if _, err := Path(); err != nil {
+			t.Fatalf("restored: %v", err)
+		}
+	}()
+	other, err := os.Open("/bin/sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := unix.Dup3(int(other.Fd()), image.fd, unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	if path, err := Path(); err == nil {
+		t.Fatalf("Path = %q with the descriptor holding /bin/sh", path)
 	}
 }

@@ -86,7 +86,7 @@ func TestRunsExecuteTheMemfd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var seen []string
+			seen := map[string]bool{}
 			var mu sync.Mutex
 			done := make(chan struct{})
 			go func() {
@@ -98,7 +98,7 @@ func TestRunsExecuteTheMemfd(t *testing.T) {
 					}
 					for _, exe := range ourDescendantsExe() {
 						mu.Lock()
-						seen = append(seen, exe)
+						seen[exe] = true
 						mu.Unlock()
 					}
 				}
@@ -114,13 +114,13 @@ func TestRunsExecuteTheMemfd(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			var memfd bool
-			for _, exe := range seen {
+			for exe := range seen {
 				if strings.HasPrefix(exe, "/memfd:ringfence-init") {
 					memfd = true
 				}
 			}
 			if !memfd {
-				t.Fatalf("no descendant ran from the memfd (%s); executables seen: %q", initimage.Describe(), seen)
+				t.Fatalf("no descendant ran from the memfd (%s); executables seen: %v", initimage.Describe(), seen)
 			}
 		})
 	}
