@@ -8,7 +8,9 @@
 # bare exec, `ringfence version` against a static Go hello world, the
 # init's peak RSS, and CPU time and page faults per run (perf stat, when
 # perf is installed: on a loaded machine wall time is mostly waiting, and
-# CPU and faults are the figures that move with the code).
+# CPU and faults are the figures that move with the code), and the start of
+# the init alone: the small init the binary carries (what runs) against the
+# whole ringfence binary started as its init (RINGFENCE_INIT=self).
 #
 # Needs: go, hyperfine, bwrap, python3 (for the summary); perf optional.
 # Tells you what is missing. It builds ringfence and times `ringfence run --backend B`
@@ -42,6 +44,9 @@ mkdir -p "$out/hello-src"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$out/hello-src/main.go"
 printf 'module hello\n\ngo 1.21\n' >"$out/hello-src/go.mod"
 (cd "$out/hello-src" && CGO_ENABLED=0 go build -trimpath -o "$hello" .)
+# The carried init, as a file, to time its start alone (`__confine` without
+# a spec fails the set-up at once, exit 125, as the whole binary does).
+cp "$here/../internal/confine/initimage/init_linux_amd64.bin" "$out/init" && chmod 755 "$out/init"
 rf() { echo "$RINGFENCE run -q --root $ws --backend $1 --"; }
 bwrap_profile="bwrap --ro-bind / / --bind $ws $ws --dev /dev --proc /proc --tmpfs /tmp --unshare-all --die-with-parent --chdir $ws"
 
@@ -64,6 +69,9 @@ hyperfine -N --warmup "$warmup" --runs "$runs" --export-json "$out/startup.json"
 	-n bwrap-write "$bwrap_profile $write" \
 	-n version "$RINGFENCE version" \
 	-n hello "$hello" >/dev/null
+hyperfine -N -i --warmup "$warmup" --runs "$runs" --export-json "$out/init.json" \
+	-n init-carried "$out/init __confine" \
+	-n init-whole "$RINGFENCE __confine" >/dev/null 2>&1
 
 # CPU time and page faults per run, summed over the whole process tree.
 faults="$out/faults.txt"
@@ -81,7 +89,8 @@ if command -v perf >/dev/null 2>&1; then
 fi
 
 hwm=$($(rf linux) /bin/sh -c 'grep VmHWM /proc/1/status' | awk '{print $2}')
-python3 - "$out/startup.json" "$hwm" "$faults" <<'PY'
+hwm_whole=$(RINGFENCE_INIT=self $(rf linux) /bin/sh -c 'grep VmHWM /proc/1/status' | awk '{print $2}')
+python3 - "$out/startup.json" "$hwm" "$faults" "$out/init.json" "$hwm_whole" <<'PY'
 import json, sys
 res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 med = {k: v["median"] * 1000 for k, v in res.items()}
@@ -95,7 +104,10 @@ for kind in ("true", "write"):
 print("version %.2f ms, static hello world %.2f ms: %.2fx (target <= 1.5x)" % (
     med["version"], med["hello"], med["version"] / med["hello"]))
 print("targets: linux <= 0.75x bwrap; landlock within 1.5 ms of bare")
-print("linux init peak RSS (VmHWM): %s kB (target <= 4096)" % sys.argv[2])
+print("linux init peak RSS (VmHWM): %s kB (target <= 4096); the whole binary as the init: %s kB" % (sys.argv[2], sys.argv[5]))
+ini = {r["command"]: r["median"] * 1000 for r in json.load(open(sys.argv[4]))["results"]}
+print("init start alone: carried %.2f ms, whole binary %.2f ms (%.2fx)" % (
+    ini["init-carried"], ini["init-whole"], ini["init-whole"] / ini["init-carried"]))
 rows = [l.split() for l in open(sys.argv[3]) if len(l.split()) == 3]
 if rows:
     f = {r[0]: (float(r[1]), float(r[2])) for r in rows}
@@ -104,3 +116,13 @@ if rows:
         print("%-10s %10.2f %12.0f %12.2f" % (who, cpu, pf, pf / f["bwrap"][1] if "bwrap" in f else 0))
     print("target: page faults <= 1.5x bwrap")
 PY
+
+# Inside a long-lived process (the MCP server, `serve`, a Go program): a
+# one-shot Exec per call, the carried init copied into its memfd once per
+# process, against a whole (test) binary started as each call's init.
+(cd "$here/.." && go test -c -o "$out/sandbox.test" ./internal/sandbox/) || exit 0
+for mode in embedded self; do
+	printf 'library Exec of /bin/true, init %-8s ' "$mode"
+	RINGFENCE_INIT=$mode "$out/sandbox.test" -test.run '^$' -test.bench '^BenchmarkOneShotTrue$' -test.benchtime "${runs}x" |
+		awk '/^BenchmarkOneShotTrue/ { for (i = 1; i <= NF; i++) if ($(i+1) == "p50-ns") printf "p50 %.2f ms\n", $i / 1e6 }'
+done
