@@ -1,4 +1,4 @@
-package domainnet
+package sandboxnet
 
 import (
 	"encoding/binary"
@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/ringfence/ringfence/internal/netproxy"
+	"github.com/ringfence/ringfence/internal/netproxy/netrule"
 )
 
 // Serve sets up the in-namespace side of the domains network (see Spec)
@@ -41,21 +41,21 @@ func Serve(spec Spec, handoff *os.File) error {
 	if handoff == nil || unix.Fstat(int(handoff.Fd()), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
 		return errors.New("no handoff socket")
 	}
-	table := netproxy.NewFakeTable()
+	table := netrule.NewFakeTable()
 	type listen struct {
 		addr string
-		kind netproxy.Kind
+		kind netrule.Kind
 	}
 	ls := []listen{
-		{"127.0.0.1:" + strconv.Itoa(netproxy.HTTPPort), netproxy.KindHTTP},
-		{"127.0.0.1:" + strconv.Itoa(netproxy.SOCKSPort), netproxy.KindSOCKS5},
+		{"127.0.0.1:" + strconv.Itoa(netrule.HTTPPort), netrule.KindHTTP},
+		{"127.0.0.1:" + strconv.Itoa(netrule.SOCKSPort), netrule.KindSOCKS5},
 	}
 	ports := spec.CapturePorts
 	if len(ports) == 0 {
-		ports = netproxy.CapturePorts
+		ports = netrule.CapturePorts
 	}
 	for _, p := range ports {
-		ls = append(ls, listen{":" + strconv.Itoa(int(p)), netproxy.KindCaptured})
+		ls = append(ls, listen{":" + strconv.Itoa(int(p)), netrule.KindCaptured})
 	}
 	var opened []net.Listener
 	for _, l := range ls {
@@ -69,7 +69,7 @@ func Serve(spec Spec, handoff *os.File) error {
 		opened = append(opened, ln)
 		go acceptLoop(ln, l.kind, sock, table)
 	}
-	dnsAddr := "127.0.0.1:" + strconv.Itoa(netproxy.DNSPort)
+	dnsAddr := "127.0.0.1:" + strconv.Itoa(netrule.DNSPort)
 	udp, err := net.ListenPacket("udp", dnsAddr)
 	if err != nil {
 		return fmt.Errorf("DNS stub: %w", err)
@@ -86,7 +86,7 @@ func Serve(spec Spec, handoff *os.File) error {
 // acceptLoop hands every accepted connection to the supervisor: the header
 // (for a captured one, the destination the command connected to, mapped
 // back to its name when the stub gave that address out) and the socket.
-func acceptLoop(ln net.Listener, kind netproxy.Kind, sock *os.File, table *netproxy.FakeTable) {
+func acceptLoop(ln net.Listener, kind netrule.Kind, sock *os.File, table *netrule.FakeTable) {
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -95,10 +95,10 @@ func acceptLoop(ln net.Listener, kind netproxy.Kind, sock *os.File, table *netpr
 			}
 			return
 		}
-		h := netproxy.Handoff{Kind: kind}
-		if kind == netproxy.KindCaptured {
+		h := netrule.Handoff{Kind: kind}
+		if kind == netrule.KindCaptured {
 			ap := c.LocalAddr().(*net.TCPAddr).AddrPort()
-			h.Host, h.Port = netproxy.CapturedHost(ap.Addr(), table), ap.Port()
+			h.Host, h.Port = netrule.CapturedHost(ap.Addr(), table), ap.Port()
 		}
 		f, err := c.(*net.TCPConn).File()
 		c.Close()
@@ -107,12 +107,12 @@ func acceptLoop(ln net.Listener, kind netproxy.Kind, sock *os.File, table *netpr
 		}
 		// A failed send (the supervisor gone) closes the socket: the
 		// command sees a reset, never an unproxied connection.
-		_ = netproxy.Send(sock, h, int(f.Fd()))
+		_ = netrule.Send(sock, h, int(f.Fd()))
 		f.Close()
 	}
 }
 
-func serveDNSUDP(pc net.PacketConn, table *netproxy.FakeTable) {
+func serveDNSUDP(pc net.PacketConn, table *netrule.FakeTable) {
 	buf := make([]byte, 4096)
 	for {
 		n, from, err := pc.ReadFrom(buf)
@@ -122,7 +122,7 @@ func serveDNSUDP(pc net.PacketConn, table *netproxy.FakeTable) {
 			}
 			return
 		}
-		if r := netproxy.AnswerDNS(buf[:n], table); r != nil {
+		if r := netrule.AnswerDNS(buf[:n], table); r != nil {
 			pc.WriteTo(r, from)
 		}
 	}
@@ -131,7 +131,7 @@ func serveDNSUDP(pc net.PacketConn, table *netproxy.FakeTable) {
 // maxDNSConns bounds the TCP DNS connections served at once.
 const maxDNSConns = 32
 
-func serveDNSTCP(ln net.Listener, table *netproxy.FakeTable) {
+func serveDNSTCP(ln net.Listener, table *netrule.FakeTable) {
 	sem := make(chan struct{}, maxDNSConns)
 	for {
 		c, err := ln.Accept()
@@ -160,7 +160,7 @@ func serveDNSTCP(ln net.Listener, table *netproxy.FakeTable) {
 				if _, err := io.ReadFull(c, q); err != nil {
 					return
 				}
-				r := netproxy.AnswerDNS(q, table)
+				r := netrule.AnswerDNS(q, table)
 				if r == nil {
 					return
 				}
