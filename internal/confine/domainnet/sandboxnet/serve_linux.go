@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"runtime/debug"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -42,24 +41,28 @@ func Serve(spec Spec, handoff *os.File) error {
 		return errors.New("no handoff socket")
 	}
 	table := netrule.NewFakeTable()
+	// Addresses, not strings: net.ListenTCP and ListenUDP take them as
+	// they are, where net.Listen would parse a host and link the whole
+	// resolver into the init (see the package doc).
+	loopback := net.IPv4(127, 0, 0, 1)
 	type listen struct {
-		addr string
+		addr *net.TCPAddr // a nil IP: every address, IPv4 and IPv6
 		kind netrule.Kind
 	}
 	ls := []listen{
-		{"127.0.0.1:" + strconv.Itoa(netrule.HTTPPort), netrule.KindHTTP},
-		{"127.0.0.1:" + strconv.Itoa(netrule.SOCKSPort), netrule.KindSOCKS5},
+		{&net.TCPAddr{IP: loopback, Port: netrule.HTTPPort}, netrule.KindHTTP},
+		{&net.TCPAddr{IP: loopback, Port: netrule.SOCKSPort}, netrule.KindSOCKS5},
 	}
 	ports := spec.CapturePorts
 	if len(ports) == 0 {
 		ports = netrule.CapturePorts
 	}
 	for _, p := range ports {
-		ls = append(ls, listen{":" + strconv.Itoa(int(p)), netrule.KindCaptured})
+		ls = append(ls, listen{&net.TCPAddr{Port: int(p)}, netrule.KindCaptured})
 	}
 	var opened []net.Listener
 	for _, l := range ls {
-		ln, err := net.Listen("tcp", l.addr)
+		ln, err := net.ListenTCP("tcp", l.addr)
 		if err != nil {
 			for _, o := range opened {
 				o.Close()
@@ -69,12 +72,11 @@ func Serve(spec Spec, handoff *os.File) error {
 		opened = append(opened, ln)
 		go acceptLoop(ln, l.kind, sock, table)
 	}
-	dnsAddr := "127.0.0.1:" + strconv.Itoa(netrule.DNSPort)
-	udp, err := net.ListenPacket("udp", dnsAddr)
+	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: loopback, Port: netrule.DNSPort})
 	if err != nil {
 		return fmt.Errorf("DNS stub: %w", err)
 	}
-	tcp, err := net.Listen("tcp", dnsAddr)
+	tcp, err := net.ListenTCP("tcp", &net.TCPAddr{IP: loopback, Port: netrule.DNSPort})
 	if err != nil {
 		return fmt.Errorf("DNS stub: %w", err)
 	}
