@@ -10,4 +10,15 @@
 // binary and copied into memory on every run (internal/confine/initimage,
 // whose tests refuse an init that links those again). It imports only
 // internal/netproxy/netrule for the decisions' data (fake DNS, handoff).
+//
+// For the same reason it does not use package net: the listeners are
+// non-blocking sockets served through the runtime's poller by os.File
+// (sock_linux.go), as package net serves them, so a waiting listener holds
+// no thread; package net would add ≈220 KB (resolver, interfaces, address
+// parsing) to a blob every run maps whole. The sockets are what net made:
+// 127.0.0.1 for the proxies and the stub, a dual-stack [::] (IPV6_V6ONLY
+// off, or 0.0.0.0 without IPv6) for capture, SO_REUSEADDR, accepted
+// descriptors non-blocking and close-on-exec; the supervisor's
+// net.FileConn sets TCP_NODELAY and keep-alive on each handed-over
+// connection, as net's accept did.
 package sandboxnet
