@@ -148,7 +148,7 @@ func serveDNSTCP(ln *pollSock, table *netrule.FakeTable) {
 		}
 		go func() {
 			defer func() { <-sem }()
-			c := os.NewFile(uintptr(fd), "dns") // non-blocking: the poller serves it
+			c := osFile(fd)
 			defer c.Close()
 			c.SetDeadline(time.Now().Add(10 * time.Second))
 			for range 16 {

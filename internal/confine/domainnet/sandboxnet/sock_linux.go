@@ -103,6 +103,10 @@ func newPollSock(fd int, name string) (*pollSock, error) {
 	return &pollSock{f: f, rc: rc}, nil
 }
 
+// osFile is an accepted connection as a file: non-blocking, so the
+// poller serves it and its deadlines hold.
+func osFile(fd int) *os.File { return os.NewFile(uintptr(fd), "conn") }
+
 func (s *pollSock) Close() error { return s.f.Close() }
 
 // accept waits for a connection and returns its descriptor (non-blocking,
