@@ -108,7 +108,8 @@
 //     value shapes: an opaque secret under an allow-listed name
 //     (PYTHONFOO=<random>) passes. The allow-list keeps that set small.
 //   - Network rules are netproxy rules, validated here with
-//     netproxy.ParseRules. A request narrows them by naming a subset (each
+//     netrule.ParseRules (internal/netproxy/netrule, the half of netproxy
+//     without net/http). A request narrows them by naming a subset (each
 //     of its allow rules covered by one of the ceiling's) and may add deny
 //     rules, never remove one; an approval adds allow rules but a ceiling
 //     deny rule still wins. Whether a proxy enforces them is the network

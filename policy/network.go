@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ringfence/ringfence/internal/netproxy"
+	"github.com/ringfence/ringfence/internal/netproxy/netrule"
 )
 
 // resolveNetwork: the deployment's network is the ceiling, an approval's
@@ -104,7 +104,7 @@ func (n Network) clone() Network {
 
 // normNetwork validates a network: a known mode; allow and deny rules,
 // reasons and asking only under NetDomains (and at least one allow rule);
-// every rule as netproxy.ParseRules reads it, so a mistake is named here
+// every rule as netrule.ParseRules reads it, so a mistake is named here
 // and not discovered by a backend; each reason attached to a deny rule.
 func normNetwork(field string, n Network) (Network, error) {
 	switch {
@@ -116,12 +116,12 @@ func normNetwork(field string, n Network) (Network, error) {
 		return Network{Mode: NetDomains}, &InvalidError{Field: field, Value: n.Mode.String(), Reason: "mode domains needs at least one domain"}
 	}
 	for _, d := range n.Domains {
-		if _, err := netproxy.ParseRules([]string{d}, true); err != nil {
+		if _, err := netrule.ParseRules([]string{d}, true); err != nil {
 			return Network{}, &InvalidError{Field: field + " domain", Value: d, Reason: ruleReason(err)}
 		}
 	}
 	for _, d := range n.Deny {
-		if _, err := netproxy.ParseRules([]string{d}, false); err != nil {
+		if _, err := netrule.ParseRules([]string{d}, false); err != nil {
 			return Network{}, &InvalidError{Field: field + " deny", Value: d, Reason: ruleReason(err)}
 		}
 	}
@@ -173,7 +173,7 @@ func normDomains(ds []string) []string {
 
 // validDomain reports whether d is an allow rule netproxy accepts.
 func validDomain(d string) bool {
-	_, err := netproxy.ParseRules([]string{d}, true)
+	_, err := netrule.ParseRules([]string{d}, true)
 	return err == nil
 }
 
@@ -183,16 +183,16 @@ func validDomain(d string) bool {
 // CIDR the addresses and ranges inside it, "*" every name. An unparsable
 // rule is never allowed.
 func domainAllowed(allowed []string, d string) bool {
-	ceiling, err := netproxy.ParseRules(allowed, true)
+	ceiling, err := netrule.ParseRules(allowed, true)
 	if err != nil {
 		return false
 	}
-	asked, err := netproxy.ParseRules([]string{d}, true)
+	asked, err := netrule.ParseRules([]string{d}, true)
 	if err != nil {
 		return false
 	}
 	for _, r := range asked {
-		if !slices.ContainsFunc(ceiling, func(a netproxy.Rule) bool { return a.Covers(r) }) {
+		if !slices.ContainsFunc(ceiling, func(a netrule.Rule) bool { return a.Covers(r) }) {
 			return false
 		}
 	}
@@ -200,17 +200,17 @@ func domainAllowed(allowed []string, d string) bool {
 }
 
 // ProxyRules compiles a domains network into the proxy's rules.
-func (n Network) ProxyRules() (netproxy.Rules, error) {
+func (n Network) ProxyRules() (netrule.Rules, error) {
 	if n.Mode != NetDomains {
-		return netproxy.Rules{}, &InvalidError{Field: "network", Value: n.Mode.String(), Reason: "only mode domains has proxy rules"}
+		return netrule.Rules{}, &InvalidError{Field: "network", Value: n.Mode.String(), Reason: "only mode domains has proxy rules"}
 	}
-	allow, err := netproxy.ParseRules(n.Domains, true)
+	allow, err := netrule.ParseRules(n.Domains, true)
 	if err != nil {
-		return netproxy.Rules{}, &InvalidError{Field: "network domain", Value: strings.Join(n.Domains, ","), Reason: err.Error()}
+		return netrule.Rules{}, &InvalidError{Field: "network domain", Value: strings.Join(n.Domains, ","), Reason: err.Error()}
 	}
-	deny, err := netproxy.ParseRules(n.Deny, false)
+	deny, err := netrule.ParseRules(n.Deny, false)
 	if err != nil {
-		return netproxy.Rules{}, &InvalidError{Field: "network deny", Value: strings.Join(n.Deny, ","), Reason: err.Error()}
+		return netrule.Rules{}, &InvalidError{Field: "network deny", Value: strings.Join(n.Deny, ","), Reason: err.Error()}
 	}
 	explain := map[string]string{}
 	for _, d := range n.Deny {
@@ -219,10 +219,10 @@ func (n Network) ProxyRules() (netproxy.Rules, error) {
 			continue
 		}
 		// A preset's reason explains every host it expands to.
-		rs, _ := netproxy.ParseRules([]string{d}, false)
+		rs, _ := netrule.ParseRules([]string{d}, false)
 		for _, r := range rs {
 			explain[r.Text] = why
 		}
 	}
-	return netproxy.Rules{Allow: allow, Deny: deny, Explain: explain, AskUnlisted: n.Ask}, nil
+	return netrule.Rules{Allow: allow, Deny: deny, Explain: explain, AskUnlisted: n.Ask}, nil
 }

@@ -1,6 +1,11 @@
 // Package netproxy is the policy proxy behind `--network domains`: every
 // connection out of the sandbox is decided here, by name, once.
 //
+// The decisions themselves (rules, destinations, private addresses, the
+// fake DNS, the handoff header) live in internal/netproxy/netrule, which
+// the sandbox init links without net/http; every name is re-exported here
+// (rules_alias.go), so this doc describes both.
+//
 // # What it decides
 //
 // Rules (ParseRule, ParseRules) are `host`, `host:port`, `*.suffix`

@@ -2,11 +2,14 @@ package netproxy
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ringfence/ringfence/internal/netproxy/netrule"
 )
 
 // MaxEvents bounds the decisions one run records: a loop that connects a
@@ -186,8 +189,8 @@ func closeAll(fds []int) {
 	}
 }
 
-// Send hands one accepted connection over: the header and the descriptor
-// in one message. The caller closes its copy afterwards.
-func Send(sock *os.File, h Handoff, fd int) error {
-	return syscall.Sendmsg(int(sock.Fd()), h.Encode(), syscall.UnixRights(fd), nil, 0)
-}
+// Send hands one accepted connection over (netrule.Send).
+func Send(sock *os.File, h Handoff, fd int) error { return netrule.Send(sock, h, fd) }
+
+// errHandoff is a handoff socket that is not a unix socket.
+var errHandoff = errors.New("invalid handoff header")

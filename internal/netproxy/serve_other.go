@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"time"
+
+	"github.com/ringfence/ringfence/internal/netproxy/netrule"
 )
 
 // Session is unavailable off Linux: the domains network needs a network
@@ -20,5 +22,5 @@ func Serve(p *Proxy, f *os.File) (*Session, error) { return nil, errNotLinux }
 // Stop returns nothing.
 func (s *Session) Stop(grace time.Duration) ([]Event, int) { return nil, 0 }
 
-// Send is unavailable off Linux.
-func Send(sock *os.File, h Handoff, fd int) error { return errNotLinux }
+// Send is unavailable off Linux (netrule.Send).
+func Send(sock *os.File, h Handoff, fd int) error { return netrule.Send(sock, h, fd) }

@@ -12,9 +12,9 @@
 // every backend, so the proxy, events, narration and asking a person
 // are the same whichever backend confines.
 //
-// Serve (inside, in the sandbox's pid 1, before the command exists and
-// while it holds CAP_NET_ADMIN and CAP_NET_BIND_SERVICE in the
-// namespace): brings lo up, adds `local` default routes on lo (every
+// Serve (package sandboxnet, which the sandbox init links alone; in the
+// sandbox's pid 1, before the command exists and while it holds
+// CAP_NET_ADMIN and CAP_NET_BIND_SERVICE in the namespace): brings lo up, adds `local` default routes on lo (every
 // destination is the namespace's own, so a connect anywhere lands on a
 // capture listener or is refused at once; no packet has another
 // interface to leave by), binds the HTTP proxy (127.0.0.1:3128), SOCKS5

@@ -28,6 +28,16 @@
 //     the init links and compares it with the record; with the recorded Go
 //     version it also rebuilds the init and compares the bytes, so the
 //     committed binary is shown to be what its source builds.
+//   - The init must stay small: every package it links is carried in
+//     every binary, copied into the memfd by every process and mapped
+//     whole by every init (fault-around fills the mapping from the memfd's
+//     pages, so its peak RSS is the blob plus ≈950 KiB of its own). The
+//     init's import closure is checked against a deny-list (net/http,
+//     net, crypto, math/big, mime, compress, the supervisors' packages:
+//     imagesrc.Denied) by TestInitLinksNoHeavyPackage and by gen, and the
+//     blob against imagesrc.MaxSize by TestEmbeddedInitIsSmall. The
+//     parent's side of starting an init (NewCmd, which builds a
+//     confine.Cmd) lives here for that reason, not in initproc.
 //   - Where no memfd can be made (an old kernel, vm.memfd_noexec=2, a
 //     seccomp profile that refuses memfd_create) or the build is not
 //     linux/amd64, the init is the running binary itself (initproc.SelfExe):
@@ -46,7 +56,7 @@
 //
 // # Gaps
 //
-// Each process pays one copy of the blob into the memfd (≈4 MB, well
+// Each process pays one copy of the blob into the memfd (≈3 MB, well
 // under a millisecond) on its first run; a one-shot `ringfence run` pays
 // it every time. Other architectures fall back to SelfExe until a blob is
 // generated for them. The bwrap backend's exec shim is still the whole

@@ -4,9 +4,10 @@
 //
 // # How it is started
 //
-// A backend builds a Spec and calls NewCmd. The init is executed from
-// SelfExe (/proc/self/exe: the image the supervisor runs, which cannot be
-// written while it runs), never from the path the binary was installed
+// A backend builds a Spec and calls initimage.NewCmd (the parent's side
+// lives there, so the init does not link internal/confine). The init is
+// executed from SelfExe (/proc/self/exe: the image the supervisor runs,
+// which cannot be written while it runs), never from the path the binary was installed
 // at, so a binary renamed over ringfence's while a run starts cannot run
 // as the init or as the exec stage (TestReplacedBinaryCannotBecomeInit in
 // the landlock backend, with its control, as root and not). The spec (argv, working
@@ -56,8 +57,8 @@
 //     lo and binds the
 //     in-namespace listeners — HTTP proxy, SOCKS5, capture, DNS stub —
 //     served by its other threads, which hand each accepted connection to
-//     the supervisor on HandoffFD (netproxy.Send). That code is package
-//     domainnet's, shared with the bwrap backend's exec shim.
+//     the supervisor on HandoffFD (netrule.Send). That code is package
+//     domainnet/sandboxnet's, shared with the bwrap backend's exec shim.
 //  4. Landlock at the best ABI the kernel offers: on its main thread
 //     before ABI 8, on every thread as one domain (TSYNC) from ABI 8.
 //  5. Drops privileges: locked securebits (NOROOT, NO_SETUID_FIXUP,
@@ -213,9 +214,9 @@
 // command can signal, stop or kill its init (reported). The exec stage
 // costs one more start of the ringfence binary per command (about 5 ms
 // on the shared test machine). The init is executed from the image the
-// caller names (NewCmd): a program runs the small init the ringfence binary
+// caller names (initimage.NewCmd): a program runs the small init the ringfence binary
 // carries (internal/confine/initimage: this package alone, from a sealed
-// memfd, peak RSS about 5 MB against 16 MB for the whole binary), a test
+// memfd, peak RSS under 4 MiB against 16 MB for the whole binary), a test
 // binary runs itself (SelfExe), so the source under test is what runs.
 // Both are built from the same source (initimage's freshness test). The
 // exec stage re-executes the init's own image (SelfExe inside the init),
@@ -228,7 +229,7 @@
 // Parent death: without a pid namespace the init learns of its
 // supervisor's death by a catchable parent-death signal, and for a death
 // before its handler was in place, by a parent that is no longer
-// Spec.Parent (the supervisor's pid, set by NewCmd). "My parent is pid 1"
+// Spec.Parent (the supervisor's pid, set by initimage.NewCmd). "My parent is pid 1"
 // is never taken as death: the supervisor may be a container's pid 1
 // (TestParentGone; internal/containertest's TestPid1CommandRuns shows the
 // command running with its own outcome where it was killed before).

@@ -1,13 +1,10 @@
 package initproc
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
-
-	"github.com/ringfence/ringfence/internal/confine"
+	"slices"
 )
 
 // initEnv is the init's own environment: nothing of the caller's (the
@@ -24,7 +21,9 @@ var initEnv = []string{"GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1,co
 // (ETXTBSY), so the init is the very code that built its spec
 // (TestReplacedBinaryCannotBecomeInit). Programs run the smaller carried
 // init instead (internal/confine/initimage: a sealed memfd, the same
-// guarantee); test binaries run themselves through SelfExe.
+// guarantee); test binaries run themselves through SelfExe. The parent's
+// side of starting an init (initimage.NewCmd) lives there too, so the
+// init itself does not link internal/confine.
 const SelfExe = "/proc/self/exe"
 
 // Executable is the path of the ringfence binary, for names and Landlock
@@ -37,54 +36,6 @@ func Executable() (string, error) {
 	return filepath.EvalSymlinks(exe)
 }
 
-// NewCmd prepares the init's Cmd for spec, executed from image (SelfExe,
-// or the carried small init: internal/confine/initimage.Path): the spec
-// pipe on descriptor 3,
-// written by Setup once the supervisor has placed the init (so the command
-// is never forked before the init is in its cgroup), and the status channel
-// on descriptor 4. The caller fills in Backend, Enforcement, Dialect and
-// TreeKill.
-func NewCmd(image string, spec *Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
-	exe, err := Executable()
-	if err != nil {
-		return nil, err
-	}
-	spec.Parent = os.Getpid()
-	data, err := json.Marshal(spec)
-	if err != nil {
-		return nil, err
-	}
-	specR, specW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	statR, statW, err := os.Pipe()
-	if err != nil {
-		specR.Close()
-		specW.Close()
-		return nil, err
-	}
-	cmd := &confine.Cmd{
-		Path:        image,
-		Args:        []string{exe, Arg},
-		Env:         initEnv,
-		Dir:         "/",
-		ExtraFiles:  []*os.File{specR, statW},
-		SysProcAttr: attr,
-		Status:      statR,
-	}
-	cmd.Setup = func(int) error {
-		_, err := specW.Write(data)
-		if cerr := specW.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-	cmd.Cleanup = func() {
-		specW.Close()
-		statR.Close()
-		specR.Close()
-		statW.Close()
-	}
-	return cmd, nil
-}
+// InitEnv is the init's environment, for the parent that starts it
+// (internal/confine/initimage.NewCmd).
+func InitEnv() []string { return slices.Clone(initEnv) }

@@ -3,21 +3,21 @@ package initproc
 import (
 	"os"
 
-	"github.com/ringfence/ringfence/internal/confine/domainnet"
+	"github.com/ringfence/ringfence/internal/confine/domainnet/sandboxnet"
 	"github.com/ringfence/ringfence/internal/confine/seccomp"
 	"golang.org/x/sys/unix"
 )
 
 // startProxy runs the in-namespace side of the domains network
-// (domainnet.Serve) on HandoffFD. It runs while the init still holds its
+// (sandboxnet.Serve) on HandoffFD. It runs while the init still holds its
 // namespace's capabilities (routes, ports below 1024); the listeners then
 // serve from the init's other threads, which hold no capability once
 // privileges are dropped and never run the command.
 func startProxy(spec *ProxySpec) error {
-	return domainnet.Serve(*spec, os.NewFile(HandoffFD, "handoff"))
+	return sandboxnet.Serve(*spec, os.NewFile(HandoffFD, "handoff"))
 }
 
-func loopbackUp() error { return domainnet.LoopbackUp() }
+func loopbackUp() error { return sandboxnet.LoopbackUp() }
 
 // denyVsock loads FamilyFilter(AF_VSOCK) on this (the main) thread, which
 // the command is forked from and inherits it from.

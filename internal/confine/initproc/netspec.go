@@ -1,6 +1,6 @@
 package initproc
 
-import "github.com/ringfence/ringfence/internal/confine/domainnet"
+import "github.com/ringfence/ringfence/internal/confine/domainnet/sandboxnet"
 
 // HandoffFD is the init's end of the handoff socket pair (ExtraFiles[2])
 // when Spec.Proxy is set: a SEQPACKET socket over which every connection
@@ -10,5 +10,5 @@ import "github.com/ringfence/ringfence/internal/confine/domainnet"
 const HandoffFD = 5
 
 // ProxySpec is the in-namespace side of `--network domains`
-// (domainnet.Spec), served by the init on HandoffFD.
-type ProxySpec = domainnet.Spec
+// (sandboxnet.Spec), served by the init on HandoffFD.
+type ProxySpec = sandboxnet.Spec

@@ -1,4 +1,7 @@
-package initproc
+package initproc_test
+
+// An external test package: it starts inits through initimage.NewCmdAt,
+// the parent's side, which imports this package.
 
 import (
 	"os"
@@ -7,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/confine/initimage"
+	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/testenv"
 )
@@ -24,10 +29,10 @@ func pidnsAttr() *syscall.SysProcAttr {
 
 // nsSpec is the least a namespace init needs: a view with a fresh /proc
 // (the init reads its own threads there) and the host readable.
-func nsSpec(argv ...string) *Spec {
-	return &Spec{Argv: argv, Dir: "/", Env: []string{"PATH=/usr/bin:/bin"},
-		View:     &View{Ops: []Op{{Kind: Proc, Target: "/proc"}, {Kind: Dev, Target: "/dev"}}},
-		Landlock: Landlock{Read: []string{"/"}, Write: []string{"/dev/null"}}}
+func nsSpec(argv ...string) *initproc.Spec {
+	return &initproc.Spec{Argv: argv, Dir: "/", Env: []string{"PATH=/usr/bin:/bin"},
+		View:     &initproc.View{Ops: []initproc.Op{{Kind: initproc.Proc, Target: "/proc"}, {Kind: initproc.Dev, Target: "/dev"}}},
+		Landlock: initproc.Landlock{Read: []string{"/"}, Write: []string{"/dev/null"}}}
 }
 
 // crashSignals are the signals a command sends pid 1 — its namespace's
@@ -69,7 +74,7 @@ func TestNamespaceInitIgnoresSignalsFromInside(t *testing.T) {
 	spec := nsSpec("/bin/sh", "-c", script)
 	attr := pidnsAttr()
 	attr.Cloneflags |= syscall.CLONE_NEWNS
-	c, err := NewCmd(SelfExe, spec, attr)
+	c, err := initimage.NewCmdAt(initproc.SelfExe, spec, attr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +90,9 @@ func TestNamespaceInitIgnoresSignalsFromInside(t *testing.T) {
 // The init writes "exec" before it forks and "started" after: the order
 // the status package's reading relies on.
 func TestStatusRecordsInOrder(t *testing.T) {
-	spec := &Spec{Argv: []string{"/bin/true"}, Dir: "/", Env: []string{"PATH=/usr/bin:/bin"},
-		Landlock: Landlock{Read: []string{"/"}}}
-	c, err := NewCmd(SelfExe, spec, nil)
+	spec := &initproc.Spec{Argv: []string{"/bin/true"}, Dir: "/", Env: []string{"PATH=/usr/bin:/bin"},
+		Landlock: initproc.Landlock{Read: []string{"/"}}}
+	c, err := initimage.NewCmdAt(initproc.SelfExe, spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/policy"
@@ -104,7 +105,7 @@ func TestDomainsRedTeam(t *testing.T) {
 		t.Helper()
 		plan := WithProxy(NewPlan(pol), proxy, proxy)
 		spec := &initproc.Spec{Argv: argv, Dir: e.Root, Env: e.Vars(), Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: true}
-		cmd, err := initproc.NewCmd(initproc.SelfExe, spec, sysProcAttr())
+		cmd, err := initimage.NewCmdAt(initproc.SelfExe, spec, sysProcAttr())
 		if err != nil {
 			t.Fatal(err)
 		}

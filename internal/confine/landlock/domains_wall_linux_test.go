@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
 	"github.com/ringfence/ringfence/internal/testenv"
@@ -54,7 +55,7 @@ func TestDomainsLandlockSecondWall(t *testing.T) {
 		plan.Landlock.ConnectTCP = landlockPorts
 		spec := &initproc.Spec{Argv: []string{"python3", probe, "connect", "127.0.0.1", strconv.Itoa(int(ports[1]))},
 			Dir: e.Root, Env: e.Vars(), Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: true}
-		cmd, err := initproc.NewCmd(initproc.SelfExe, spec, sysProcAttr())
+		cmd, err := initimage.NewCmdAt(initproc.SelfExe, spec, sysProcAttr())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -111,11 +111,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	// A session of its own: no controlling terminal to inject into, and a
 	// process group run can kill (a descendant calling setsid escapes it:
 	// reported as TreeKill process-group).
-	image, err := initimage.Path()
-	var cmd *confine.Cmd
-	if err == nil {
-		cmd, err = initproc.NewCmd(image, spec, sysProcAttr())
-	}
+	cmd, err := initimage.NewCmd(spec, sysProcAttr())
 	if err != nil {
 		if dom != nil {
 			dom.stop()

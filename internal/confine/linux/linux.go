@@ -180,11 +180,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if dom != nil {
 		withBindService(attr)
 	}
-	image, err := initimage.Path()
-	var cmd *confine.Cmd
-	if err == nil {
-		cmd, err = initproc.NewCmd(image, spec, attr)
-	}
+	cmd, err := initimage.NewCmd(spec, attr)
 	if err != nil {
 		if dom != nil {
 			dom.Close()

@@ -58,11 +58,7 @@ func probeWith(d Degraded) (stage, errno string, err error) {
 	if !d.NoHostname {
 		spec.Hostname = Hostname
 	}
-	image, err := initimage.Path()
-	if err != nil {
-		return "", "", unavailable("%v", err)
-	}
-	c, err := initproc.NewCmd(image, spec, sysProcAttr(true))
+	c, err := initimage.NewCmd(spec, sysProcAttr(true))
 	if err != nil {
 		return "", "", unavailable("%v", err)
 	}

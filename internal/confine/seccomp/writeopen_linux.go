@@ -1,7 +1,6 @@
 package seccomp
 
 import (
-	"crypto/rand"
 	"encoding/hex"
 	"io"
 	"os"
@@ -282,7 +281,7 @@ func installChecked(ol, nl *loc, pin int, st *unix.Stat_t, limit int, check func
 // over name: readers see the old file or the whole new one.
 func writeFresh(dir int, name string, data []byte, mode uint32) error {
 	var rnd [8]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
+	if !random(rnd[:]) {
 		return unix.EIO
 	}
 	tmp := ".ringfence-config-" + hex.EncodeToString(rnd[:])
@@ -323,4 +322,24 @@ func (s *supervisor) remove(t *target, dirfd int32, addr, flags uint64) unix.Err
 		return errRefused
 	}
 	return s.perform(func() error { return unix.Unlinkat(l.dir, l.name, int(flags)) })
+}
+
+// random fills b from getrandom(2), as crypto/rand does on Linux, without
+// linking crypto/rand: this package is linked into the sandbox init, which
+// is carried in every binary and copied into memory on every run, and
+// crypto/rand brings the FIPS module, math/big and the rest of crypto with
+// it (internal/confine/initimage). The name only has to be unguessable
+// among the directory's other entries; O_EXCL refuses a collision anyway.
+func random(b []byte) bool {
+	for len(b) > 0 {
+		n, err := unix.Getrandom(b, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine/initimage/imagesrc"
 )
@@ -38,6 +39,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	pkgs, err := imagesrc.Packages(root)
+	if err != nil {
+		return err
+	}
+	if heavy := imagesrc.Heavy(pkgs); len(heavy) > 0 {
+		return fmt.Errorf("the init links denied packages (imagesrc.Denied), not generating:\n  %s", strings.Join(heavy, "\n  "))
+	}
 	tmp := filepath.Join(dir, "."+imagesrc.Blob+".tmp")
 	defer os.Remove(tmp)
 	if err := imagesrc.Build(root, tmp); err != nil {
@@ -57,6 +65,9 @@ func run() error {
 	if err := os.WriteFile(filepath.Join(dir, imagesrc.Sum), rec.Format(), 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("initimage: %s %d bytes, %s, source %s\n", imagesrc.Blob, len(blob), version, digest[:16])
+	fmt.Printf("initimage: %s %d bytes, %d packages, %s, source %s\n", imagesrc.Blob, len(blob), len(pkgs), version, digest[:16])
+	if len(blob) > imagesrc.MaxSize {
+		fmt.Fprintf(os.Stderr, "initimage: %d KiB is over imagesrc.MaxSize (%d KiB): TestEmbeddedInitIsSmall will fail\n", len(blob)>>10, imagesrc.MaxSize>>10)
+	}
 	return nil
 }

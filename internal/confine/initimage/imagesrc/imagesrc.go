@@ -134,20 +134,12 @@ type listed struct {
 // package's import path, then each file's name and contents, in sorted
 // order), the build settings and go.mod.
 func Digest(moduleRoot string) (string, error) {
-	cmd := command(moduleRoot, "list", "-deps", "-json=ImportPath,Dir,Standard,GoFiles,SFiles,EmbedFiles", Main)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	all, err := list(moduleRoot)
 	if err != nil {
-		return "", fmt.Errorf("imagesrc: go list: %w: %s", err, stderr.String())
+		return "", err
 	}
 	var pkgs []listed
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for dec.More() {
-		var p listed
-		if err := dec.Decode(&p); err != nil {
-			return "", fmt.Errorf("imagesrc: go list output: %w", err)
-		}
+	for _, p := range all {
 		if !p.Standard {
 			pkgs = append(pkgs, p)
 		}
@@ -172,6 +164,41 @@ func Digest(moduleRoot string) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// list is `go list -deps` of the init, with the build's environment (so
+// the packages of linux/amd64, whatever the caller's platform).
+func list(moduleRoot string) ([]listed, error) {
+	cmd := command(moduleRoot, "list", "-deps", "-json=ImportPath,Dir,Standard,GoFiles,SFiles,EmbedFiles", Main)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("imagesrc: go list: %w: %s", err, stderr.String())
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listed
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("imagesrc: go list output: %w", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// Packages are the import paths of every package the init links.
+func Packages(moduleRoot string) ([]string, error) {
+	pkgs, err := list(moduleRoot)
+	if err != nil {
+		return nil, err
+	}
+	paths := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		paths[i] = p.ImportPath
+	}
+	return paths, nil
 }
 
 func hashFile(h io.Writer, name, path string) error {

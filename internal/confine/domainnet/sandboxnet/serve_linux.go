@@ -1,20 +1,19 @@
-package domainnet
+package sandboxnet
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"net"
+	"net/netip"
 	"os"
 	"runtime/debug"
-	"strconv"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/ringfence/ringfence/internal/netproxy"
+	"github.com/ringfence/ringfence/internal/netproxy/netrule"
 )
 
 // Serve sets up the in-namespace side of the domains network (see Spec)
@@ -41,25 +40,26 @@ func Serve(spec Spec, handoff *os.File) error {
 	if handoff == nil || unix.Fstat(int(handoff.Fd()), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
 		return errors.New("no handoff socket")
 	}
-	table := netproxy.NewFakeTable()
+	table := netrule.NewFakeTable()
+	loopback := netip.AddrFrom4([4]byte{127, 0, 0, 1})
 	type listen struct {
-		addr string
-		kind netproxy.Kind
+		addr netip.AddrPort // 0.0.0.0: every address, IPv4 and IPv6
+		kind netrule.Kind
 	}
 	ls := []listen{
-		{"127.0.0.1:" + strconv.Itoa(netproxy.HTTPPort), netproxy.KindHTTP},
-		{"127.0.0.1:" + strconv.Itoa(netproxy.SOCKSPort), netproxy.KindSOCKS5},
+		{netip.AddrPortFrom(loopback, netrule.HTTPPort), netrule.KindHTTP},
+		{netip.AddrPortFrom(loopback, netrule.SOCKSPort), netrule.KindSOCKS5},
 	}
 	ports := spec.CapturePorts
 	if len(ports) == 0 {
-		ports = netproxy.CapturePorts
+		ports = netrule.CapturePorts
 	}
 	for _, p := range ports {
-		ls = append(ls, listen{":" + strconv.Itoa(int(p)), netproxy.KindCaptured})
+		ls = append(ls, listen{netip.AddrPortFrom(netip.IPv4Unspecified(), p), netrule.KindCaptured})
 	}
-	var opened []net.Listener
+	var opened []*pollSock
 	for _, l := range ls {
-		ln, err := net.Listen("tcp", l.addr)
+		ln, err := listenTCP(l.addr)
 		if err != nil {
 			for _, o := range opened {
 				o.Close()
@@ -69,12 +69,12 @@ func Serve(spec Spec, handoff *os.File) error {
 		opened = append(opened, ln)
 		go acceptLoop(ln, l.kind, sock, table)
 	}
-	dnsAddr := "127.0.0.1:" + strconv.Itoa(netproxy.DNSPort)
-	udp, err := net.ListenPacket("udp", dnsAddr)
+	dns := netip.AddrPortFrom(loopback, netrule.DNSPort)
+	udp, err := listenUDP(dns)
 	if err != nil {
 		return fmt.Errorf("DNS stub: %w", err)
 	}
-	tcp, err := net.Listen("tcp", dnsAddr)
+	tcp, err := listenTCP(dns)
 	if err != nil {
 		return fmt.Errorf("DNS stub: %w", err)
 	}
@@ -86,44 +86,43 @@ func Serve(spec Spec, handoff *os.File) error {
 // acceptLoop hands every accepted connection to the supervisor: the header
 // (for a captured one, the destination the command connected to, mapped
 // back to its name when the stub gave that address out) and the socket.
-func acceptLoop(ln net.Listener, kind netproxy.Kind, sock *os.File, table *netproxy.FakeTable) {
+func acceptLoop(ln *pollSock, kind netrule.Kind, sock *os.File, table *netrule.FakeTable) {
 	for {
-		c, err := ln.Accept()
+		fd, err := ln.accept()
 		if err != nil {
 			if retryable(err) {
 				continue
 			}
 			return
 		}
-		h := netproxy.Handoff{Kind: kind}
-		if kind == netproxy.KindCaptured {
-			ap := c.LocalAddr().(*net.TCPAddr).AddrPort()
-			h.Host, h.Port = netproxy.CapturedHost(ap.Addr(), table), ap.Port()
-		}
-		f, err := c.(*net.TCPConn).File()
-		c.Close()
-		if err != nil {
-			continue
+		h := netrule.Handoff{Kind: kind}
+		if kind == netrule.KindCaptured {
+			ap, err := localAddr(fd)
+			if err != nil {
+				unix.Close(fd)
+				continue
+			}
+			h.Host, h.Port = netrule.CapturedHost(ap.Addr(), table), ap.Port()
 		}
 		// A failed send (the supervisor gone) closes the socket: the
 		// command sees a reset, never an unproxied connection.
-		_ = netproxy.Send(sock, h, int(f.Fd()))
-		f.Close()
+		_ = netrule.Send(sock, h, fd)
+		unix.Close(fd)
 	}
 }
 
-func serveDNSUDP(pc net.PacketConn, table *netproxy.FakeTable) {
+func serveDNSUDP(pc *pollSock, table *netrule.FakeTable) {
 	buf := make([]byte, 4096)
 	for {
-		n, from, err := pc.ReadFrom(buf)
+		n, from, err := pc.recvFrom(buf)
 		if err != nil {
 			if retryable(err) {
 				continue
 			}
 			return
 		}
-		if r := netproxy.AnswerDNS(buf[:n], table); r != nil {
-			pc.WriteTo(r, from)
+		if r := netrule.AnswerDNS(buf[:n], table); r != nil {
+			pc.sendTo(r, from)
 		}
 	}
 }
@@ -131,10 +130,10 @@ func serveDNSUDP(pc net.PacketConn, table *netproxy.FakeTable) {
 // maxDNSConns bounds the TCP DNS connections served at once.
 const maxDNSConns = 32
 
-func serveDNSTCP(ln net.Listener, table *netproxy.FakeTable) {
+func serveDNSTCP(ln *pollSock, table *netrule.FakeTable) {
 	sem := make(chan struct{}, maxDNSConns)
 	for {
-		c, err := ln.Accept()
+		fd, err := ln.accept()
 		if err != nil {
 			if retryable(err) {
 				continue
@@ -144,11 +143,12 @@ func serveDNSTCP(ln net.Listener, table *netproxy.FakeTable) {
 		select {
 		case sem <- struct{}{}:
 		default:
-			c.Close()
+			unix.Close(fd)
 			continue
 		}
 		go func() {
 			defer func() { <-sem }()
+			c := osFile(fd)
 			defer c.Close()
 			c.SetDeadline(time.Now().Add(10 * time.Second))
 			for range 16 {
@@ -160,7 +160,7 @@ func serveDNSTCP(ln net.Listener, table *netproxy.FakeTable) {
 				if _, err := io.ReadFull(c, q); err != nil {
 					return
 				}
-				r := netproxy.AnswerDNS(q, table)
+				r := netrule.AnswerDNS(q, table)
 				if r == nil {
 					return
 				}
@@ -178,19 +178,36 @@ func serveDNSTCP(ln net.Listener, table *netproxy.FakeTable) {
 // address lands on the capture listeners (or is refused at once), and no
 // packet can be routed anywhere else — there is no other interface.
 func localDefaultRoutes() error {
-	lo, err := net.InterfaceByName("lo")
+	lo, err := loIndex()
 	if err != nil {
 		return err
 	}
-	if err := addLocalRoute(unix.AF_INET, lo.Index); err != nil {
+	if err := addLocalRoute(unix.AF_INET, lo); err != nil {
 		return err
 	}
 	// IPv6 may be disabled in this namespace; then no IPv6 socket can
 	// connect anywhere at all, which is as closed as the route.
-	if err := addLocalRoute(unix.AF_INET6, lo.Index); err != nil && !ipv6Off() {
+	if err := addLocalRoute(unix.AF_INET6, lo); err != nil && !ipv6Off() {
 		return err
 	}
 	return nil
+}
+
+// loIndex is lo's interface index (SIOCGIFINDEX).
+func loIndex() (int, error) {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return 0, err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFINDEX, ifr); err != nil {
+		return 0, fmt.Errorf("lo's index: %w", err)
+	}
+	return int(ifr.Uint32()), nil
 }
 
 func ipv6Off() bool {
@@ -256,7 +273,7 @@ func addLocalRoute(family, ifindex int) error {
 // descriptors, a connection reset before it was accepted) passes, after a
 // pause so a persistent error cannot spin.
 func retryable(err error) bool {
-	if errors.Is(err, net.ErrClosed) {
+	if errors.Is(err, errClosed) {
 		return false
 	}
 	time.Sleep(10 * time.Millisecond)

@@ -1,4 +1,4 @@
-package netproxy
+package netrule
 
 import (
 	"net/netip"

@@ -1,0 +1,73 @@
+package initimage
+
+import (
+	"encoding/json"
+	"os"
+	"syscall"
+
+	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initproc"
+)
+
+// NewCmd prepares the init's Cmd for spec, executed from Path (the
+// carried init, or the running binary: see the package doc).
+func NewCmd(spec *initproc.Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
+	image, err := Path()
+	if err != nil {
+		return nil, err
+	}
+	return NewCmdAt(image, spec, attr)
+}
+
+// NewCmdAt prepares the init's Cmd for spec, executed from image
+// (initproc.SelfExe, or Path): the spec pipe on descriptor 3, written by
+// Setup once the supervisor has placed the init (so the command is never
+// forked before the init is in its cgroup), and the status channel on
+// descriptor 4. The caller fills in Backend, Enforcement, Dialect and
+// TreeKill. It lives here, on the parent's side, rather than in initproc,
+// so that the init does not link internal/confine (and through it the
+// proxy, net/http and crypto/tls).
+func NewCmdAt(image string, spec *initproc.Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
+	exe, err := initproc.Executable()
+	if err != nil {
+		return nil, err
+	}
+	spec.Parent = os.Getpid()
+	data, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	statR, statW, err := os.Pipe()
+	if err != nil {
+		specR.Close()
+		specW.Close()
+		return nil, err
+	}
+	cmd := &confine.Cmd{
+		Path:        image,
+		Args:        []string{exe, initproc.Arg},
+		Env:         initproc.InitEnv(),
+		Dir:         "/",
+		ExtraFiles:  []*os.File{specR, statW},
+		SysProcAttr: attr,
+		Status:      statR,
+	}
+	cmd.Setup = func(int) error {
+		_, err := specW.Write(data)
+		if cerr := specW.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	cmd.Cleanup = func() {
+		specW.Close()
+		statR.Close()
+		specR.Close()
+		statW.Close()
+	}
+	return cmd, nil
+}
