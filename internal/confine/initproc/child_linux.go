@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -24,7 +25,7 @@ func startAndReap(spec *Spec, st *os.File) int {
 		reportSetup(st, stage("chdir", err))
 		return ExitSetup
 	}
-	ignoreSignals()
+	beDeaf()
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwarded...)
 	watchParentDeath(spec.Parent)
@@ -160,6 +161,32 @@ func ignoreSignals() {
 	}
 	// Never read: signal.Notify drops what does not fit.
 	signal.Notify(make(chan os.Signal, 1), drop...)
+}
+
+var (
+	deafOnce sync.Once
+	deafDone = make(chan struct{})
+)
+
+// startDeafening runs ignoreSignals once, on a goroutine of its own, so
+// its round trips to the runtime's signal thread overlap the set-up.
+// Being deaf early is only stronger: no signal can end the init during its
+// set-up either. The forwarded signals are still only caught once the
+// command is about to start: one sent before then ends the init, which
+// then never ran anything.
+func startDeafening() {
+	deafOnce.Do(func() {
+		go func() {
+			ignoreSignals()
+			close(deafDone)
+		}()
+	})
+}
+
+// beDeaf returns once ignoreSignals has run (starting it if need be).
+func beDeaf() {
+	startDeafening()
+	<-deafDone
 }
 
 func forward(sigs <-chan os.Signal, pid int) {

@@ -41,7 +41,7 @@ func serveSession(spec *Spec, st *os.File) int {
 		reportSetup(st, stage("chdir", err))
 		return ExitSetup
 	}
-	ignoreSignals()
+	beDeaf()
 	// ignoreSignals leaves the signals a one-shot init forwards to its
 	// command; a session has no one command, and a command must not end
 	// its session by signalling pid 1 (Go's default for SIGTERM, SIGINT,
