@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"runtime"
 	"sync"
 	"syscall"
 
@@ -176,8 +177,10 @@ var (
 // then never ran anything.
 func startDeafening() {
 	deafOnce.Do(func() {
+		prev := runtime.GOMAXPROCS(2)
 		go func() {
 			ignoreSignals()
+			runtime.GOMAXPROCS(prev)
 			close(deafDone)
 		}()
 	})
