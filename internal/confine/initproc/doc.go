@@ -95,7 +95,10 @@
 //     so ttyname works — and reports "started" or
 //     a "failed" with not-found or not-executable (exec errors come back
 //     synchronously, so a missing program is never confused with a
-//     command exiting 127). It forwards SIGTERM/INT/HUP/QUIT/USR1/USR2,
+//     command exiting 127). It forwards SIGTERM/INT/HUP/QUIT/USR1/USR2
+//     (caught from its first step too; one caught before the command is
+//     about to start ends the init as the runtime would have, so nothing
+//     runs: TestSignalBeforeStartEndsTheInit, with its control),
 //     reaps every orphan, and on the command's exit ends whatever the
 //     command left running (without a pid namespace: it is a child
 //     subreaper, so setsid'd daemons are its own), writes "exited" and

@@ -27,9 +27,17 @@ func startInit(t *testing.T) (c *confine.Cmd, cmd *exec.Cmd, marker string) {
 	t.Helper()
 	root := t.TempDir()
 	marker = filepath.Join(root, "marker")
+	c, cmd = startScript(t, root, "echo ran > "+marker)
+	return c, cmd, marker
+}
+
+// startScript starts, the same way, an init for a shell script whose
+// workspace is root.
+func startScript(t *testing.T, root, script string) (c *confine.Cmd, cmd *exec.Cmd) {
+	t.Helper()
 	prov := New(Options{})
 	testenv.Need(t, "linux backend", prov.Available())
-	c, err := prov.Confine(confine.Request{Argv: []string{"/bin/sh", "-c", "echo ran > " + marker},
+	c, err := prov.Confine(confine.Request{Argv: []string{"/bin/sh", "-c", script},
 		Policy: testPolicy(t, root), Env: []string{"PATH=/usr/bin:/bin"}})
 	if err != nil {
 		t.Fatalf("Confine: %v", err)
@@ -44,7 +52,7 @@ func startInit(t *testing.T) (c *confine.Cmd, cmd *exec.Cmd, marker string) {
 	for _, f := range c.ExtraFiles {
 		f.Close()
 	}
-	return c, cmd, marker
+	return c, cmd
 }
 
 // gateFD is the descriptor the init was told its gate is.
@@ -174,5 +182,52 @@ func TestCommandStartsInsideItsGroup(t *testing.T) {
 	self, _ := os.ReadFile("/proc/self/cgroup")
 	if !strings.Contains(string(r.Stdout), "ringfence-") || string(r.Stdout) == string(self) {
 		t.Fatalf("the command started outside its group:\n%s", r.Stdout)
+	}
+}
+
+// The init catches the signals it forwards from its first step (so the
+// runtime's round trips for them overlap the set-up), but one that
+// arrives before the command is about to start still ends the init, as it
+// did when they were caught only from then on: nothing runs and nothing is
+// reported, never a command started only to be sent a stale SIGTERM.
+// Control: the same SIGTERM once the command runs reaches the command.
+func TestSignalBeforeStartEndsTheInit(t *testing.T) {
+	c, cmd, marker := startInit(t)
+	admit, err := c.Stage(cmd.Process.Pid)
+	if err != nil {
+		t.Fatalf("Stage: %v", err)
+	}
+	waitAtGate(t, cmd.Process.Pid, gateFD(t, c))
+	if err := cmd.Process.Signal(unix.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // the runtime queues it for the init
+	_ = admit()                       // EPIPE is fine: the init may be gone already
+	sum := status.Read(c.Status)
+	_ = cmd.Wait()
+	if present(t, marker) || sum.Started || !sum.Silent || cmd.ProcessState.ExitCode() == 0 {
+		t.Fatalf("a SIGTERM before the start did not end the init: exit %d, status %+v, ran %v",
+			cmd.ProcessState.ExitCode(), sum, present(t, marker))
+	}
+
+	// Control: once the command runs, the same signal is the command's.
+	root := t.TempDir()
+	ready, got := filepath.Join(root, "ready"), filepath.Join(root, "got")
+	c, cmd = startScript(t, root, `trap 'echo term > `+got+`; exit 3' TERM; echo > `+ready+`; while :; do sleep 0.01; done`)
+	if err := c.Setup(cmd.Process.Pid); err != nil {
+		t.Fatalf("Setup: %v", err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); !present(t, ready); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("control: the command never started")
+		}
+	}
+	if err := cmd.Process.Signal(unix.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	sum = status.Read(c.Status)
+	_ = cmd.Wait()
+	if !present(t, got) || sum.Exit == nil || sum.Exit.ExitCode == nil || *sum.Exit.ExitCode != 3 {
+		t.Fatalf("control: SIGTERM did not reach the running command: status %+v", sum)
 	}
 }
