@@ -1,0 +1,71 @@
+package run
+
+import (
+	"errors"
+	"slices"
+	"syscall"
+	"testing"
+
+	"github.com/ringfence/ringfence/internal/confine"
+)
+
+// stepLimiter records the order of a staged admission.
+type stepLimiter struct {
+	steps *[]string
+	err   error
+}
+
+func (l stepLimiter) attr(*syscall.SysProcAttr) {}
+func (l stepLimiter) enter(int) error           { return nil }
+func (l stepLimiter) leave(int)                 {}
+func (l stepLimiter) place(int) error {
+	*l.steps = append(*l.steps, "place")
+	return l.err
+}
+func (l stepLimiter) sample() sample { return sample{} }
+func (l stepLimiter) members() []int { return nil }
+func (l stepLimiter) remove()        {}
+
+// A gated runner gets its spec before it is placed (so it confines itself
+// meanwhile), but is admitted only once placed, and never when placing it
+// failed: the command must not start outside its limits.
+func TestStagedRunnerAdmittedOnlyOncePlaced(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		stageErr error
+		placeErr error
+		want     []string
+		fails    bool
+	}{
+		{name: "placed", want: []string{"stage", "place", "admit"}},
+		{name: "place refused", placeErr: syscall.EACCES, want: []string{"stage", "place"}, fails: true},
+		// ESRCH: the runner is already gone (it failed its set-up and
+		// said so); admitting it lets nothing start.
+		{name: "runner gone", placeErr: syscall.ESRCH, want: []string{"stage", "place", "admit"}},
+		{name: "stage failed", stageErr: errors.New("spec"), want: []string{"stage"}, fails: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps []string
+			c := &confine.Cmd{Stage: func(pid int) (func() error, error) {
+				steps = append(steps, "stage")
+				if tc.stageErr != nil {
+					return nil, tc.stageErr
+				}
+				return func() error { steps = append(steps, "admit"); return nil }, nil
+			}}
+			s := &session{c: c, lim: stepLimiter{steps: &steps, err: tc.placeErr}, p: &proc{pid: 42}}
+			err := s.admit()
+			if (err != nil) != tc.fails || !slices.Equal(steps, tc.want) {
+				t.Fatalf("steps %v, error %v; want %v (fails %v)", steps, err, tc.want, tc.fails)
+			}
+		})
+	}
+
+	// Without a limiter there is nothing to place: Setup, as before.
+	setup := 0
+	s := &session{c: &confine.Cmd{Setup: func(int) error { setup++; return nil },
+		Stage: func(int) (func() error, error) { t.Fatal("staged without a limiter"); return nil, nil }}, p: &proc{pid: 42}}
+	if err := s.admit(); err != nil || setup != 1 {
+		t.Fatalf("unlimited runner: setup ran %d times, %v", setup, err)
+	}
+}
