@@ -3,6 +3,7 @@ package linux
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,7 +160,8 @@ func TestGateClosedNeverAdmits(t *testing.T) {
 
 // Through run.Run with a process limit the command starts inside the run's
 // cgroup (the init is admitted only once placed). Where no cgroup can be
-// made (not root) there is nothing to place and the check is skipped.
+// made (not root) there is nothing to place (a skip, which
+// RINGFENCE_REQUIRE_ALL turns into a failure).
 func TestCommandStartsInsideItsGroup(t *testing.T) {
 	root := t.TempDir()
 	prov := New(Options{})
@@ -177,7 +179,7 @@ func TestCommandStartsInsideItsGroup(t *testing.T) {
 		t.Fatalf("exit %v, status %+v, stderr %s", r.ExitCode, r.Status, r.Stderr)
 	}
 	if r.Resources != rfrun.ResourcesQuota {
-		t.Skipf("no cgroup here (resources %q): nothing is placed", r.Resources)
+		testenv.Need(t, "a cgroup for the run", fmt.Errorf("resources %q: nothing is placed", r.Resources))
 	}
 	self, _ := os.ReadFile("/proc/self/cgroup")
 	if !strings.Contains(string(r.Stdout), "ringfence-") || string(r.Stdout) == string(self) {
