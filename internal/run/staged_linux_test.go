@@ -2,6 +2,8 @@ package run
 
 import (
 	"errors"
+	"io"
+	"os"
 	"slices"
 	"syscall"
 	"testing"
@@ -61,9 +63,31 @@ func TestStagedRunnerAdmittedOnlyOncePlaced(t *testing.T) {
 		})
 	}
 
+	// Behind the reaper (Options.Reaper; never for a pid-namespace runner
+	// such as the linux init, but Stage does not depend on that) the
+	// runner is the reaper, which starts its runner only once its own gate
+	// opens: that comes last, after the admission.
+	var steps []string
+	gr, gw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gr.Close()
+	c := &confine.Cmd{Stage: func(int) (func() error, error) {
+		steps = append(steps, "stage")
+		return func() error { steps = append(steps, "admit"); return nil }, nil
+	}}
+	s := &session{c: c, lim: stepLimiter{steps: &steps}, p: &proc{pid: 42}, gate: gw}
+	if err := s.admit(); err != nil || !slices.Equal(steps, []string{"stage", "place", "admit"}) {
+		t.Fatalf("behind the reaper: steps %v, error %v", steps, err)
+	}
+	if b, err := io.ReadAll(gr); err != nil || len(b) != 1 {
+		t.Fatalf("behind the reaper: its gate got %q (%v), want one byte then end of file", b, err)
+	}
+
 	// Without a limiter there is nothing to place: Setup, as before.
 	setup := 0
-	s := &session{c: &confine.Cmd{Setup: func(int) error { setup++; return nil },
+	s = &session{c: &confine.Cmd{Setup: func(int) error { setup++; return nil },
 		Stage: func(int) (func() error, error) { t.Fatal("staged without a limiter"); return nil, nil }}, p: &proc{pid: 42}}
 	if err := s.admit(); err != nil || setup != 1 {
 		t.Fatalf("unlimited runner: setup ran %d times, %v", setup, err)
