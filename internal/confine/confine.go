@@ -116,6 +116,12 @@ type Cmd struct {
 	// Setup, if set, runs after Start with the child's pid (e.g. to write the
 	// spec or uid maps), before Status is read. An error kills the child.
 	Setup func(pid int) error
+	// Stage, if set, is Setup in two steps for a caller that places the
+	// runner under limits after starting it: Stage runs at once (the
+	// runner starts its own set-up) and returns admit, to be called once
+	// the runner is placed; until then the runner starts nothing of the
+	// command. A caller that uses Stage does not call Setup.
+	Stage func(pid int) (admit func() error, err error)
 
 	Backend     string
 	Enforcement Enforcement

@@ -57,7 +57,13 @@
 //     own budget) and removed after every run.
 //   - Under v1 the command is born inside its group: the forking thread
 //     visits the group for the fork (v2: CLONE_INTO_CGROUP), so not even the
-//     first fork happens outside the limits.
+//     first fork happens outside the limits. A gated runner (the linux
+//     init: confine.Cmd.Stage) is placed after its start instead, and gets
+//     its spec first: it confines itself while the kernel moves it (a v1
+//     move waits for an RCU grace period, 2–15 ms on the shared test
+//     machine), but starts nothing of the command until admit, called only
+//     once it is placed (admitStaged; TestCommandStartsInsideItsGroup and
+//     TestGateHoldsTheCommandUntilAdmitted in the linux backend).
 //
 // # Threat model
 //

@@ -105,16 +105,36 @@ func (s *session) start() error {
 }
 
 // admit puts the started runner under its limits before anything of the
-// command runs: the linux init waits for its spec (Setup), the reaper for
-// its gate. A plain Cmd with neither is already running (a known gap).
+// command runs: the linux init waits for its spec (Setup) or, gated
+// (Stage), for its admission, the reaper for its gate. A plain Cmd with
+// none is already running (a known gap).
+//
+// A gated runner gets its spec before it is placed, so it builds its
+// confinement while the kernel moves it: moving a process into a cgroup
+// waits for an RCU grace period (2–15 ms under v1 on the shared test
+// machine), which used to come before the init even had its spec. It is
+// admitted only once placed, and never when placing it failed.
 func (s *session) admit() error {
+	var admitRunner func() error
+	if s.c.Stage != nil && s.lim != nil {
+		var err error
+		if admitRunner, err = s.c.Stage(s.p.pid); err != nil {
+			return fmt.Errorf("runner setup: %w", err)
+		}
+	}
 	if s.lim != nil {
-		// ESRCH: a plain Cmd (no Setup, no gate) that already ended.
+		// ESRCH: a plain Cmd (no Setup, no gate), or a gated runner that
+		// failed its set-up, that already ended.
 		if err := s.lim.place(s.p.pid); err != nil && !errors.Is(err, syscall.ESRCH) {
 			return fmt.Errorf("placing the runner under its limits: %w", err)
 		}
 	}
-	if s.c.Setup != nil {
+	switch {
+	case admitRunner != nil:
+		if err := admitRunner(); err != nil {
+			return fmt.Errorf("runner setup: %w", err)
+		}
+	case s.c.Setup != nil:
 		if err := s.c.Setup(s.p.pid); err != nil {
 			return fmt.Errorf("runner setup: %w", err)
 		}

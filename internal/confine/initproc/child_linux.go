@@ -4,7 +4,10 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"runtime"
+	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -24,9 +27,7 @@ func startAndReap(spec *Spec, st *os.File) int {
 		reportSetup(st, stage("chdir", err))
 		return ExitSetup
 	}
-	ignoreSignals()
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, forwarded...)
+	sigs := beDeaf()
 	watchParentDeath(spec.Parent)
 	// From this record on the command may have run: if the init dies
 	// before it says started or failed, it is not told as "never ran".
@@ -160,6 +161,59 @@ func ignoreSignals() {
 	}
 	// Never read: signal.Notify drops what does not fit.
 	signal.Notify(make(chan os.Signal, 1), drop...)
+}
+
+var (
+	deafOnce sync.Once
+	deafDone = make(chan struct{})
+	// early receives the forwarded signals from the init's first step on.
+	early = make(chan os.Signal, 8)
+)
+
+// startDeafening runs ignoreSignals, and catches the forwarded signals,
+// once, on a goroutine of its own: each signal costs a round trip to the
+// runtime's signal thread (0.6–2 ms in all on the shared test machine),
+// which now overlaps the set-up. A second P meanwhile lets it run while
+// the main goroutine, locked to its thread, holds the first (asynchronous
+// preemption is off). Being deaf early is only stronger: no signal can end
+// the init during its set-up either.
+func startDeafening() {
+	deafOnce.Do(func() {
+		prev := runtime.GOMAXPROCS(2)
+		go func() {
+			ignoreSignals()
+			signal.Notify(early, forwarded...)
+			runtime.GOMAXPROCS(prev)
+			close(deafDone)
+		}()
+	})
+}
+
+// beDeaf returns, once ignoreSignals has run, the forwarded signals caught
+// since (to pass on to the command). One caught before the command is
+// about to start ends the init as it did when they were caught only from
+// then on: by the runtime's own handling of it (dieOf), so the init never
+// ran anything and says nothing.
+func beDeaf() <-chan os.Signal {
+	startDeafening()
+	<-deafDone
+	select {
+	case s := <-early:
+		dieOf(s.(syscall.Signal))
+	default:
+	}
+	return early
+}
+
+// dieOf ends the init by sig as the Go runtime ends a program that does
+// not catch it: with the runtime's handler back in place, the signal is
+// sent to this thread. (As pid 1 of a pid namespace the kernel refuses the
+// runtime's own re-raise, and the runtime then exits with status 2.)
+func dieOf(sig syscall.Signal) {
+	signal.Reset(sig)
+	_ = unix.Tgkill(os.Getpid(), unix.Gettid(), sig)
+	time.Sleep(time.Second)
+	os.Exit(2) // the runtime's last resort too
 }
 
 func forward(sigs <-chan os.Signal, pid int) {

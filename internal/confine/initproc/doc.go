@@ -74,8 +74,19 @@
 //     refused unless UnixHost names it), set-id modes refused, and with
 //     Seccomp.GuardMeta (landlock backend) every metadata change is
 //     performed by the init only inside MetaWritable.
-//  7. Becomes deaf to every signal it does not use (caught and dropped, so
-//     the command still starts with default dispositions), writes "exec"
+//  7. Started gated (GateArg: the linux backend, through
+//     confine.Cmd.Stage), waits for the supervisor to open its gate,
+//     which it does once it has placed the init in its cgroup: the
+//     confinement above is built while the supervisor waits for the
+//     kernel to move the init (an RCU grace period under v1, 2–15 ms),
+//     and nothing of the command starts before the init is inside its
+//     limits; a gate closed unopened fails the set-up (stage "gate").
+//     Becomes deaf to every signal it does not use (caught and dropped, so
+//     the command still starts with default dispositions:
+//     TestCommandStartsWithDefaultDispositions, with its control) — begun
+//     on a goroutine of its own at the init's first step, with a second P
+//     meanwhile, because each signal costs a round trip to the runtime's
+//     signal thread (0.6–2 ms in all on the shared test machine) — writes "exec"
 //     on the status channel, then forks and executes the command from
 //     that thread (it inherits all of the above) — on a terminal (only
 //     ever the new one the supervisor opened, see run.Options.Terminal) as
@@ -85,7 +96,10 @@
 //     so ttyname works — and reports "started" or
 //     a "failed" with not-found or not-executable (exec errors come back
 //     synchronously, so a missing program is never confused with a
-//     command exiting 127). It forwards SIGTERM/INT/HUP/QUIT/USR1/USR2,
+//     command exiting 127). It forwards SIGTERM/INT/HUP/QUIT/USR1/USR2
+//     (caught from its first step too; one caught before the command is
+//     about to start ends the init as the runtime would have, so nothing
+//     runs: TestSignalBeforeStartEndsTheInit, with its control),
 //     reaps every orphan, and on the command's exit ends whatever the
 //     command left running (without a pid namespace: it is a child
 //     subreaper, so setsid'd daemons are its own), writes "exited" and
@@ -102,7 +116,7 @@
 //
 // # Sessions (Spec.Session, session.go, session_linux.go)
 //
-// A session init does steps 1–6 as above, then, instead of starting one
+// A session init does steps 1–6 as above (and waits at its gate), then, instead of starting one
 // command, serves requests on its control socket: a SOCK_SEQPACKET
 // socketpair end at ControlFD (5, or 6 after the domains handoff). Each
 // "start" carries the argv, environment and working directory (checked by
@@ -199,6 +213,11 @@
 // Landlock forbids a domain from tracing outside itself.
 //
 // # Gaps
+//
+// A gated init builds its confinement before it is in its cgroup: what it
+// allocates and the CPU it spends until placed are charged to the
+// supervisor's groups, not the run's (its own set-up, a few MB; nothing
+// of the command, which starts only once the init is placed).
 //
 // Before ABI 8 the supervisor's connects on the command's behalf are not
 // subject to Landlock's scope: host abstract unix sockets are reachable

@@ -50,6 +50,17 @@ func stage(name string, err error) error {
 }
 
 func run(st *os.File) int {
+	// Catching and dropping the signals the init does not use costs a
+	// round trip to the runtime's signal thread per signal (0.6–2 ms on
+	// the shared test machine): begun now, it overlaps the wait for the
+	// spec and the set-up, and the command is started only once it is
+	// done (beDeaf).
+	startDeafening()
+	gate, gated, err := ParseGate(initArgs())
+	if err != nil {
+		reportSetup(st, stage("gate", err))
+		return ExitSetup
+	}
 	spec, err := readSpec()
 	var listener *os.File
 	if err == nil {
@@ -68,10 +79,26 @@ func run(st *os.File) int {
 		reportSetup(st, stage("seccomp", err))
 		return ExitSetup
 	}
+	if gated {
+		// Confined and ready: only the command's start waits for the
+		// supervisor to have placed the init under its limits.
+		if err := awaitGate(gate); err != nil {
+			reportSetup(st, stage("gate", err))
+			return ExitSetup
+		}
+	}
 	if spec.Session {
 		return serveSession(spec, st) // session_linux.go
 	}
 	return startAndReap(spec, st)
+}
+
+// initArgs are the init's arguments after Arg.
+func initArgs() []string {
+	if len(os.Args) < 3 {
+		return nil
+	}
+	return os.Args[2:]
 }
 
 func readSpec() (*Spec, error) {

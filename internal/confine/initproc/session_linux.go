@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/signal"
 	"runtime"
 	"sync"
 	"syscall"
@@ -41,12 +40,12 @@ func serveSession(spec *Spec, st *os.File) int {
 		reportSetup(st, stage("chdir", err))
 		return ExitSetup
 	}
-	ignoreSignals()
 	// ignoreSignals leaves the signals a one-shot init forwards to its
 	// command; a session has no one command, and a command must not end
 	// its session by signalling pid 1 (Go's default for SIGTERM, SIGINT,
-	// SIGHUP would exit): caught and dropped too.
-	signal.Notify(make(chan os.Signal, 1), forwarded...)
+	// SIGHUP would exit): caught (beDeaf) and dropped too — never read,
+	// the channel drops what does not fit.
+	_ = beDeaf()
 	watchParentDeath(spec.Parent)
 	// The main goroutine is locked to the main thread and spends its time
 	// blocked in recvmsg: with the one P the init runs with, the reaper

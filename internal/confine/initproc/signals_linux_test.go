@@ -129,7 +129,35 @@ func TestStatusRecordsInOrder(t *testing.T) {
 	}
 }
 
+// The init catches and drops nearly every signal, from its first moment
+// (startDeafening), yet the command must start with none ignored or
+// blocked: caught dispositions reset on exec, ignored ones would not, and
+// a command that silently ignored SIGPIPE or SIGINT would behave unlike
+// itself. The control ignores SIGPIPE in the shell that executes the same
+// grep: the check sees it.
+func TestCommandStartsWithDefaultDispositions(t *testing.T) {
+	const zero = "0000000000000000"
+	grep := []string{"/bin/grep", "-E", "^Sig(Ign|Blk):", "/proc/self/status"}
+	ctl, err := exec.Command("/bin/sh", "-c", `trap "" PIPE; exec "$@"`, "sh", grep[0], grep[1], grep[2], grep[3]).Output()
+	if err != nil || !strings.Contains(string(ctl), "SigIgn:\t") || strings.Contains(string(ctl), "SigIgn:\t"+zero) {
+		t.Fatalf("control: an ignored SIGPIPE is not seen (%v): %q", err, ctl)
+	}
+	attr := pidnsAttr()
+	attr.Cloneflags |= syscall.CLONE_NEWNS
+	c, err := NewCmd(nsSpec(grep...), attr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := inittest.Run(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != 0 || res.Stdout != "SigBlk:\t"+zero+"\nSigIgn:\t"+zero+"\n" {
+		t.Fatalf("the command did not start with default dispositions: exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
+	}
+}
+
 // The init must hold for a caller that is not root, too.
 func TestAsNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^(TestNamespaceInitIgnoresSignalsFromInside|TestStatusRecordsInOrder)$")
+	inittest.RerunAsNonRoot(t, "^(TestNamespaceInitIgnoresSignalsFromInside|TestStatusRecordsInOrder|TestCommandStartsWithDefaultDispositions)$")
 }

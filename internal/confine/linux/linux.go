@@ -196,6 +196,10 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 			return nil, err
 		}
 	}
+	if err := gate(cmd); err != nil { // gate.go: after every numbered descriptor
+		cmd.Cleanup()
+		return nil, err
+	}
 	cmd.Backend = Name
 	cmd.Enforcement = Enforce(pol, plan, exists)
 	if homeReason != "" {
