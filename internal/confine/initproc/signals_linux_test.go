@@ -144,7 +144,7 @@ func TestCommandStartsWithDefaultDispositions(t *testing.T) {
 	}
 	attr := pidnsAttr()
 	attr.Cloneflags |= syscall.CLONE_NEWNS
-	c, err := NewCmd(nsSpec(grep...), attr)
+	c, err := initimage.NewCmdAt(initproc.SelfExe, nsSpec(grep...), attr)
 	if err != nil {
 		t.Fatal(err)
 	}
