@@ -4,6 +4,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Bounds on the work one classification may do. Past any of them the
@@ -160,19 +161,21 @@ func (s *state) riskier(a, b verdict) bool {
 // progLabel names a program for a person, without the run-time marker.
 func progLabel(p string) string { return strings.ReplaceAll(p, dynMark, "") }
 
-// metadataOnly programs look at a file's name or attributes, not its
+// metadataOnly() programs look at a file's name or attributes, not its
 // contents, so naming a secret file does not read it.
-var metadataOnly = map[string]bool{
-	"echo": true, "printf": true, "ls": true, "stat": true, "test": true, "[": true,
-	"file": true, "touch": true, "mkdir": true, "which": true, "du": true, "basename": true,
-	"dirname": true, "realpath": true, "readlink": true, "chmod": true, "type": true,
-}
+var metadataOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "ls": true, "stat": true, "test": true, "[": true,
+		"file": true, "touch": true, "mkdir": true, "which": true, "du": true, "basename": true,
+		"dirname": true, "realpath": true, "readlink": true, "chmod": true, "type": true,
+	}
+})
 
 // screenArgs raises a verdict to credential when the command names a
 // secret file as an argument. Wrappers are left alone: what they run is
 // screened on its own.
 func screenArgs(name string, argv []string, v verdict) verdict {
-	if v.quiet || v.cap >= Credential || metadataOnly[name] {
+	if v.quiet || v.cap >= Credential || metadataOnly()[name] {
 		return v
 	}
 	for _, a := range argv[1:] {

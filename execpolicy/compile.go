@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ringfence/ringfence/policy"
 )
@@ -123,7 +124,9 @@ func (cl *Classifier) setOutcomes(m map[string]string) error {
 	return nil
 }
 
-var ruleDecisions = map[string]Outcome{"allow": Allow, "ask": AskApproval, "deny": Deny}
+var ruleDecisions = sync.OnceValue(func() map[string]Outcome {
+	return map[string]Outcome{"allow": Allow, "ask": AskApproval, "deny": Deny}
+})
 
 func compileRule(i int, r Rule) (compiledRule, error) {
 	bad := func(field string, ex int, problem string) error {
@@ -137,7 +140,7 @@ func compileRule(i int, r Rule) (compiledRule, error) {
 			return compiledRule{}, bad("prefix", -1, "contains a NUL byte")
 		}
 	}
-	o, ok := ruleDecisions[r.Decision]
+	o, ok := ruleDecisions()[r.Decision]
 	if !ok {
 		return compiledRule{}, bad("decision", -1, `must be "allow", "ask" or "deny"`)
 	}

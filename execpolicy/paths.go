@@ -3,6 +3,7 @@ package execpolicy
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // dynMark starts the stand-in for a word part whose value is only known when
@@ -13,15 +14,17 @@ const dynMark = "\x00"
 
 func isDynamic(s string) bool { return strings.Contains(s, dynMark) }
 
-// systemDirs are where the system's own programs live. A program named by a
+// systemDirs() are where the system's own programs live. A program named by a
 // path in one of them is judged by its base name; any other path is not the
 // program its name suggests (./ls in a working tree is whatever was written
 // there).
-var systemDirs = map[string]bool{
-	"/bin": true, "/sbin": true, "/usr/bin": true, "/usr/sbin": true,
-	"/usr/local/bin": true, "/usr/local/sbin": true, "/opt/homebrew/bin": true,
-	"/usr/libexec": true, "/run/current-system/sw/bin": true,
-}
+var systemDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"/bin": true, "/sbin": true, "/usr/bin": true, "/usr/sbin": true,
+		"/usr/local/bin": true, "/usr/local/sbin": true, "/opt/homebrew/bin": true,
+		"/usr/libexec": true, "/run/current-system/sw/bin": true,
+	}
+})
 
 // systemName returns the name a program is known by, and false when the
 // program is a path outside the system directories.
@@ -30,7 +33,7 @@ func systemName(prog string) (string, bool) {
 		return prog, prog != ""
 	}
 	clean := path.Clean(prog)
-	if !strings.HasPrefix(clean, "/") || !systemDirs[path.Dir(clean)] {
+	if !strings.HasPrefix(clean, "/") || !systemDirs()[path.Dir(clean)] {
 		return "", false
 	}
 	return path.Base(clean), true

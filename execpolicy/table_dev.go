@@ -1,6 +1,9 @@
 package execpolicy
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 const (
 	installReason = "downloads and installs software"
@@ -128,17 +131,19 @@ func goTool(s *state, argv []string, depth int) (verdict, []Classification) {
 	return v(Unknown, "not a go command this table knows"), nil
 }
 
-var npmSubs = subs(
-	subGroup{"test t tst run run-script rum urn start stop restart pack", v(Use, scriptReason)},
-	subGroup{`install i in ins inst insta instal isnt isnta isntal isntall add ci clean-install ic install-clean
+var npmSubs = sync.OnceValue(func() map[string]verdict {
+	return subs(
+		subGroup{"test t tst run run-script rum urn start stop restart pack", v(Use, scriptReason)},
+		subGroup{`install i in ins inst insta instal isnt isnta isntal isntall add ci clean-install ic install-clean
 		update up upgrade udpate uninstall remove rm r un unlink link ln dedupe ddp prune rebuild rb
 		install-test it install-ci-test cit init create innit exec x`, pkgInstall},
-	subGroup{`ls list ll la view info show v outdated explain why search help doctor fund --version -v
+		subGroup{`ls list ll la view info show v outdated explain why search help doctor fund --version -v
 		version query prefix root bin get`, observeInfo},
-	subGroup{"audit ping whoami publish unpublish deprecate dist-tag owner access team org star unstar repo docs bugs", netTalk},
-	subGroup{"login adduser add-user logout token", v(Credential, "reads or stores a registry token")},
-	subGroup{"cache config c set pkg", v(Modify, "changes npm's configuration or cache")},
-)
+		subGroup{"audit ping whoami publish unpublish deprecate dist-tag owner access team org star unstar repo docs bugs", netTalk},
+		subGroup{"login adduser add-user logout token", v(Credential, "reads or stores a registry token")},
+		subGroup{"cache config c set pkg", v(Modify, "changes npm's configuration or cache")},
+	)
+})
 
 func npm(_ *state, argv []string, _ int) (verdict, []Classification) {
 	rest := skipOpts(argv[1:], set("--prefix", "-C", "-w", "--workspace"))
@@ -155,7 +160,7 @@ func npm(_ *state, argv []string, _ int) (verdict, []Classification) {
 	if sub == "exec" || sub == "x" {
 		return v(PackageInstall, dlxReason), nil
 	}
-	if vd, ok := npmSubs[sub]; ok {
+	if vd, ok := npmSubs()[sub]; ok {
 		return vd, nil
 	}
 	return v(Unknown, "not an npm command this table knows"), nil
@@ -319,16 +324,18 @@ func shortCluster(a string, c byte) bool {
 	return len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == c && strings.Trim(a[1:], "bBdEhiIOqsSuvVx") == string(c)
 }
 
-var pyModules = map[string]verdict{
-	"http.server": v(Network, "serves files on the network"), "SimpleHTTPServer": v(Network, "serves files on the network"),
-	"smtpd": v(Network, "serves on the network"), "ensurepip": pkgInstall, "venv": v(Modify, "creates a virtual environment"),
-	"virtualenv": v(Modify, "creates a virtual environment"), "pdb": v(Unknown, editorReason), "code": v(Unknown, editorReason),
-	"twine": netTalk, "json.tool": observeInfo, "site": observeInfo, "sysconfig": observeInfo, "platform": observeInfo,
-	"compileall": v(Modify, "writes bytecode files"), "zipapp": v(Modify, "writes an archive"),
-}
+var pyModules = sync.OnceValue(func() map[string]verdict {
+	return map[string]verdict{
+		"http.server": v(Network, "serves files on the network"), "SimpleHTTPServer": v(Network, "serves files on the network"),
+		"smtpd": v(Network, "serves on the network"), "ensurepip": pkgInstall, "venv": v(Modify, "creates a virtual environment"),
+		"virtualenv": v(Modify, "creates a virtual environment"), "pdb": v(Unknown, editorReason), "code": v(Unknown, editorReason),
+		"twine": netTalk, "json.tool": observeInfo, "site": observeInfo, "sysconfig": observeInfo, "platform": observeInfo,
+		"compileall": v(Modify, "writes bytecode files"), "zipapp": v(Modify, "writes an archive"),
+	}
+})
 
 func (s *state) pyModule(mod string, rest []string, depth int) (verdict, []Classification) {
-	if vd, ok := pyModules[mod]; ok {
+	if vd, ok := pyModules()[mod]; ok {
 		return vd, nil
 	}
 	if _, ok := lookup(mod); ok && !strings.Contains(mod, "/") {

@@ -1,6 +1,9 @@
 package execpolicy
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 func registerGit() {
 	register(git, "git")
@@ -9,7 +12,9 @@ func registerGit() {
 	register(fixed(Network, "talks to a code-hosting service"), "glab", "hub", "tea", "bb")
 }
 
-var gitGlobalArg = set("-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source")
+var gitGlobalArg = sync.OnceValue(func() map[string]bool {
+	return set("-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source")
+})
 
 // git reads the global options (some make git run other programs), then
 // judges the subcommand.
@@ -34,7 +39,7 @@ func git(s *state, argv []string, depth int) (verdict, []Classification) {
 			}
 		case strings.HasPrefix(a, "--exec-path="):
 			parts = append(parts, s.leaf(Unknown, "git", "runs git's subcommands from another directory"))
-		case gitGlobalArg[a]:
+		case gitGlobalArg()[a]:
 			i++
 		case a == "--version" || a == "--help" || a == "-h" || a == "--exec-path" || a == "--html-path" || a == "--man-path":
 			return v(Observe, "prints information about git"), parts
@@ -50,23 +55,25 @@ func git(s *state, argv []string, depth int) (verdict, []Classification) {
 	return v(Observe, "prints git's usage"), parts
 }
 
-var gitSimple = subs(
-	subGroup{`status log diff show blame shortlog describe rev-parse rev-list ls-files ls-tree cat-file grep
+var gitSimple = sync.OnceValue(func() map[string]verdict {
+	return subs(
+		subGroup{`status log diff show blame shortlog describe rev-parse rev-list ls-files ls-tree cat-file grep
 		whatchanged show-ref for-each-ref name-rev merge-base count-objects fsck verify-commit verify-tag
 		check-ignore check-attr check-ref-format check-mailmap diff-tree diff-files diff-index var help version
 		range-diff cherry annotate show-branch get-tar-commit-id verify-pack interpret-trailers column
 		show-index unpack-file fmt-merge-msg patch-id`, v(Observe, "reads the repository")},
-	subGroup{`add stage commit checkout switch restore merge rebase reset clean rm mv cherry-pick revert am
+		subGroup{`add stage commit checkout switch restore merge rebase reset clean rm mv cherry-pick revert am
 		apply init gc prune repack pack-refs update-index update-ref symbolic-ref write-tree commit-tree
 		read-tree checkout-index mktag mktree hash-object sparse-checkout maintenance replace format-patch
 		rerere merge-file prune-packed multi-pack-index commit-graph unpack-objects index-pack bundle
 		mailinfo mailsplit citool`, v(Modify, "changes the repository or the working tree")},
-	subGroup{`push pull fetch clone ls-remote send-email request-pull svn p4 fetch-pack send-pack http-fetch
+		subGroup{`push pull fetch clone ls-remote send-email request-pull svn p4 fetch-pack send-pack http-fetch
 		http-push`, v(Network, "talks to a remote repository")},
-	subGroup{`daemon instaweb http-backend`, v(Network, "serves the repository on the network")},
-	subGroup{`credential credential-store credential-cache`, v(Credential, "reads or stores git credentials")},
-	subGroup{`difftool mergetool filter-branch web--browse`, v(Unknown, "runs a configured external program or shell filter")},
-)
+		subGroup{`daemon instaweb http-backend`, v(Network, "serves the repository on the network")},
+		subGroup{`credential credential-store credential-cache`, v(Credential, "reads or stores git credentials")},
+		subGroup{`difftool mergetool filter-branch web--browse`, v(Unknown, "runs a configured external program or shell filter")},
+	)
+})
 
 // gitSub judges one git subcommand and its arguments.
 func (s *state) gitSub(sub string, args []string, depth int) (verdict, []Classification) {
@@ -78,9 +85,9 @@ func (s *state) gitSub(sub string, args []string, depth int) (verdict, []Classif
 		return listOrChange(args, set("-l", "--list", "-n", "--column", "--no-column", "--color", "-v", "--verify"),
 			set("--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format")), nil
 	case "remote":
-		return gitRemote.judge(args), nil
+		return gitRemote().judge(args), nil
 	case "stash":
-		return gitStash.judge(args), nil
+		return gitStash().judge(args), nil
 	case "worktree", "notes", "reflog":
 		return gitReadSub(sub).judge(args), nil
 	case "config":
@@ -103,7 +110,7 @@ func (s *state) gitSub(sub string, args []string, depth int) (verdict, []Classif
 		}
 		return v(Observe, "reads the repository"), nil
 	case "lfs":
-		return gitLFS.judge(args), nil
+		return gitLFS().judge(args), nil
 	case "filter-repo":
 		for _, a := range args {
 			if strings.HasSuffix(strings.SplitN(a, "=", 2)[0], "-callback") {
@@ -112,7 +119,7 @@ func (s *state) gitSub(sub string, args []string, depth int) (verdict, []Classif
 		}
 		return v(Modify, "rewrites the repository's history"), nil
 	}
-	if vd, ok := gitSimple[sub]; ok {
+	if vd, ok := gitSimple()[sub]; ok {
 		return vd, nil
 	}
 	return v(Unknown, "not a git command this table knows; it may be an alias, which can run anything"), nil
@@ -134,19 +141,25 @@ func listOrChange(args []string, list, withArg map[string]bool) verdict {
 }
 
 var (
-	gitRemote = subcommands{
-		subs: subs(subGroup{"-v --verbose get-url", v(Observe, "lists remotes")},
-			subGroup{"show prune update", v(Network, "talks to a remote repository")}),
-		none:  v(Observe, "lists remotes"),
-		other: v(Modify, "changes the repository's remotes"),
-	}
-	gitStash = subcommands{subs: subs(subGroup{"list show", v(Observe, "reads stashed changes")}),
-		none: v(Modify, "stashes changes"), other: v(Modify, "changes stashed changes or the working tree")}
-	gitLFS = subcommands{
-		subs: subs(subGroup{"pull push fetch clone fetch-all", v(Network, "transfers large files with a remote")},
-			subGroup{"ls-files status env version logs", v(Observe, "reads the repository")}),
-		none: v(Observe, "prints usage"), other: v(Modify, "changes git-lfs configuration or files"),
-	}
+	gitRemote = sync.OnceValue(func() subcommands {
+		return subcommands{
+			subs: subs(subGroup{"-v --verbose get-url", v(Observe, "lists remotes")},
+				subGroup{"show prune update", v(Network, "talks to a remote repository")}),
+			none:  v(Observe, "lists remotes"),
+			other: v(Modify, "changes the repository's remotes"),
+		}
+	})
+	gitStash = sync.OnceValue(func() subcommands {
+		return subcommands{subs: subs(subGroup{"list show", v(Observe, "reads stashed changes")}),
+			none: v(Modify, "stashes changes"), other: v(Modify, "changes stashed changes or the working tree")}
+	})
+	gitLFS = sync.OnceValue(func() subcommands {
+		return subcommands{
+			subs: subs(subGroup{"pull push fetch clone fetch-all", v(Network, "transfers large files with a remote")},
+				subGroup{"ls-files status env version logs", v(Observe, "reads the repository")}),
+			none: v(Observe, "prints usage"), other: v(Modify, "changes git-lfs configuration or files"),
+		}
+	})
 )
 
 func gitReadSub(sub string) subcommands {
@@ -278,11 +291,13 @@ func gh(_ *state, argv []string, _ int) (verdict, []Classification) {
 	case "auth-token":
 		return v(Credential, "prints a GitHub token"), nil
 	}
-	if ghKnown[sub] {
+	if ghKnown()[sub] {
 		return v(Network, "talks to GitHub"), nil
 	}
 	return v(Unknown, "not a gh command this table knows; it may be an extension or alias"), nil
 }
 
-var ghKnown = set(strings.Fields(`browse codespace cs gist issue org pr project release repo cache run workflow api
+var ghKnown = sync.OnceValue(func() map[string]bool {
+	return set(strings.Fields(`browse codespace cs gist issue org pr project release repo cache run workflow api
 	config gpg-key label ruleset search secret ssh-key status variable attestation copilot agent-task preview`)...)
+})

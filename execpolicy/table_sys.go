@@ -3,6 +3,7 @@ package execpolicy
 import (
 	"net/url"
 	"strings"
+	"sync"
 )
 
 const (
@@ -163,13 +164,15 @@ func gpg(_ *state, argv []string, _ int) (verdict, []Classification) {
 	return v(Use, "signs, verifies or lists keys"), nil
 }
 
-var systemctlRead = set(strings.Fields(`status is-active is-enabled is-failed is-system-running list-units list-unit-files
+var systemctlRead = sync.OnceValue(func() map[string]bool {
+	return set(strings.Fields(`status is-active is-enabled is-failed is-system-running list-units list-unit-files
 	list-timers list-sockets list-dependencies list-jobs list-machines show cat help get-default show-environment --version`)...)
+})
 
 func systemctl(_ *state, argv []string, _ int) (verdict, []Classification) {
 	rest := skipOpts(argv[1:], set("-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property", "-n", "--lines", "-o", "--output", "--state"))
 	switch sub := first(rest); {
-	case sub == "" || systemctlRead[sub]:
+	case sub == "" || systemctlRead()[sub]:
 		return v(Observe, "reads service state"), nil
 	case sub == "poweroff" || sub == "reboot" || sub == "halt" || sub == "kexec" || sub == "rescue" || sub == "emergency" || sub == "soft-reboot":
 		return v(Critical, "stops or restarts the machine"), nil

@@ -1,6 +1,9 @@
 package execpolicy
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Wrappers run another command. Each is read through: the command it runs is
 // classified as a part, and the wrapper itself is reported only when it adds
@@ -112,14 +115,16 @@ func envRun(s *state, rest []string, parts []Classification, depth int) (verdict
 	return verdict{cap: Observe, quiet: true}, append(s.run(rest, depth), parts...)
 }
 
-var xargsArg = set("-a", "--arg-file", "-d", "--delimiter", "-E", "-e", "-I", "-L", "-l", "-n",
-	"--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var")
+var xargsArg = sync.OnceValue(func() map[string]bool {
+	return set("-a", "--arg-file", "-d", "--delimiter", "-E", "-e", "-I", "-L", "-l", "-n",
+		"--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var")
+})
 
 // xargs runs a command with words from its input appended (or put where
 // -I's placeholder is). The appended words are run-time values, so
 // "xargs rm -rf" deletes directories named at run time.
 func xargs(s *state, argv []string, depth int) (verdict, []Classification) {
-	rest := skipOpts(argv[1:], xargsArg)
+	rest := skipOpts(argv[1:], xargsArg())
 	opts := argv[1 : len(argv)-len(rest)]
 	if len(rest) == 0 {
 		rest = []string{"echo"}

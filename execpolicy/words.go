@@ -2,6 +2,7 @@ package execpolicy
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -33,22 +34,24 @@ func (w *walker) call(x *syntax.CallExpr, depth int) Classification {
 	return aggregate(parts)
 }
 
-// hijackVars change which program runs or inject code into every program
+// hijackVars() change which program runs or inject code into every program
 // that starts: after setting one, no program name in the command can be
 // trusted.
-var hijackVars = map[string]bool{
-	"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
-	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
-	"IFS": true, "PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
-	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true, "GIT_ASKPASS": true,
-	"GIT_PAGER": true, "GIT_EDITOR": true, "GIT_EXTERNAL_DIFF": true, "GIT_CONFIG_GLOBAL": true,
-	"GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_COUNT": true, "GIT_PROXY_COMMAND": true, "GIT_DIR": true,
-	"PAGER": true, "EDITOR": true, "VISUAL": true, "NODE_OPTIONS": true, "PYTHONSTARTUP": true,
-	"PYTHONPATH": true, "PERL5OPT": true, "PERL5LIB": true, "RUBYOPT": true, "RUBYLIB": true,
-	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
-	"LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true, "BROWSER": true, "RUSTC_WRAPPER": true,
-	"CC": true, "CXX": true, "GOFLAGS": true, "ZDOTDIR": true,
-}
+var hijackVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
+		"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
+		"IFS": true, "PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
+		"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true, "GIT_ASKPASS": true,
+		"GIT_PAGER": true, "GIT_EDITOR": true, "GIT_EXTERNAL_DIFF": true, "GIT_CONFIG_GLOBAL": true,
+		"GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_COUNT": true, "GIT_PROXY_COMMAND": true, "GIT_DIR": true,
+		"PAGER": true, "EDITOR": true, "VISUAL": true, "NODE_OPTIONS": true, "PYTHONSTARTUP": true,
+		"PYTHONPATH": true, "PERL5OPT": true, "PERL5LIB": true, "RUBYOPT": true, "RUBYLIB": true,
+		"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
+		"LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true, "BROWSER": true, "RUSTC_WRAPPER": true,
+		"CC": true, "CXX": true, "GOFLAGS": true, "ZDOTDIR": true,
+	}
+})
 
 // hijackVar reports whether setting name to value redirects execution.
 // PATH is allowed when it only names system directories ahead of the
@@ -59,13 +62,13 @@ func hijackVar(name, value string) bool {
 			if dir == dynMark+"$PATH" {
 				return false
 			}
-			if !systemDirs[strings.TrimRight(dir, "/")] {
+			if !systemDirs()[strings.TrimRight(dir, "/")] {
 				return true
 			}
 		}
 		return false
 	}
-	return hijackVars[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") || strings.HasPrefix(name, "BASH_FUNC_")
+	return hijackVars()[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") || strings.HasPrefix(name, "BASH_FUNC_")
 }
 
 func (w *walker) assign(a *syntax.Assign, depth int) []Classification {

@@ -22,8 +22,9 @@ func SortLayers(layers []Layer) {
 // order) whose subtree contains it, else the baseline.
 func (p *Policy) AccessAt(path string) Access {
 	access := p.Baseline
+	path = Clean(path)
 	for _, l := range p.Layers {
-		if Contains(l.Path, path) {
+		if within(Clean(l.Path), path) {
 			access = l.Access
 		}
 	}
@@ -43,8 +44,9 @@ type RootSet struct {
 // it reopens. Layers that change nothing are left out.
 func (p *Policy) WritableRoots() RootSet {
 	var set RootSet
+	clean := p.cleanPaths()
 	for i, l := range p.Layers {
-		before := p.accessBefore(i, l.Path)
+		before := p.accessBefore(clean, i)
 		switch {
 		case l.Access == Write && before != Write:
 			set.Roots = append(set.Roots, l.Path)
@@ -60,19 +62,32 @@ func (p *Policy) WritableRoots() RootSet {
 // host is unreadable and only the roots granted are listed elsewhere.
 func (p *Policy) UnreadablePaths() []string {
 	var out []string
+	clean := p.cleanPaths()
 	for i, l := range p.Layers {
-		if l.Access == Deny && p.accessBefore(i, l.Path) != Deny {
+		if l.Access == Deny && p.accessBefore(clean, i) != Deny {
 			out = append(out, l.Path)
 		}
 	}
 	return out
 }
 
-// accessBefore is the access at path from the layers applied before layer i.
-func (p *Policy) accessBefore(i int, path string) Access {
+// cleanPaths are the layers' paths, cleaned once: the loops over pairs of
+// layers then compare with within, not Contains, which cleans both sides
+// every time (issue 16: these loops run on every start).
+func (p *Policy) cleanPaths() []string {
+	out := make([]string, len(p.Layers))
+	for i, l := range p.Layers {
+		out[i] = Clean(l.Path)
+	}
+	return out
+}
+
+// accessBefore is the access at layer i's path from the layers applied
+// before it; clean is p.cleanPaths().
+func (p *Policy) accessBefore(clean []string, i int) Access {
 	access := p.Baseline
-	for _, l := range p.Layers[:i] {
-		if Contains(l.Path, path) {
+	for j, l := range p.Layers[:i] {
+		if within(clean[j], clean[i]) {
 			access = l.Access
 		}
 	}

@@ -22,6 +22,10 @@
 // ringfence that did not lock — an older version, perhaps still running —
 // and is never swept. It
 // holds the lock while removing, so two sweepers never race on one.
+// Sweep reads the parent's names in one getdents pass and looks at (lstat,
+// open) only entries whose name carries the prefix, so a busy /tmp costs
+// one directory read, not a stat per entry; every start still sweeps, so
+// a killed run's directory is gone once the next ringfence has started.
 //
 // # Threat model
 //

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/policy"
 )
@@ -101,10 +102,20 @@ func Args(p *policy.Policy, req confine.Request, opts ArgOptions) ([]string, err
 
 // Plan builds the bwrap argv for req under p and says what it enforces.
 func Plan(p *policy.Policy, req confine.Request, opts ArgOptions) (Spec, error) {
+	if p == nil {
+		return Spec{}, check(p, req, opts) // no view plan without a policy
+	}
+	return planWith(viewplan.New(p), req, opts)
+}
+
+// planWith is Plan from the view plan of the policy, which Confine builds
+// once for the pins, the plan and the entries (issue 16).
+func planWith(vp *viewplan.Plan, req confine.Request, opts ArgOptions) (Spec, error) {
+	p := vp.Policy
 	if err := check(p, req, opts); err != nil {
 		return Spec{}, err
 	}
-	v, err := buildView(p, req, opts)
+	v, err := buildView(vp, req, opts)
 	if err != nil {
 		return Spec{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/domainnet"
 	"github.com/ringfence/ringfence/internal/confine/seccomp"
+	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/policy"
 )
 
@@ -58,7 +59,8 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		}
 		return nil, err
 	}
-	pins, err := openPins(req.Policy)
+	vp := viewplan.New(req.Policy) // once: the pins, the plan and the entries read it
+	pins, err := openPins(vp)
 	if err != nil {
 		return fail(nil, err)
 	}
@@ -70,11 +72,11 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if p.opts.NoExpand {
 		o.List = nil
 	}
-	spec, err := Plan(req.Policy, req, o)
+	spec, err := planWith(vp, req, o)
 	if err != nil {
 		return fail(pins, err)
 	}
-	entries, err := openEntries(req.Policy, spec.Opens)
+	entries, err := openEntries(vp, spec.Opens)
 	if err != nil {
 		return fail(pins, err)
 	}

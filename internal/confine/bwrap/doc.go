@@ -8,7 +8,8 @@
 // request and injected host facts (StatFunc), golden-tested and fuzzed. The
 // view is built from the view plan (internal/confine/viewplan: the layers
 // with what comes before each, the pins, the missing carve-outs, the name
-// guard), broadest first, so the deepest layer wins:
+// guard; Confine builds it once for the pins, the argv and the entries),
+// broadest first, so the deepest layer wins:
 //
 //   - Baseline Read: --ro-bind / / (the host read-only). Baseline Deny:
 //     bwrap's empty root, made read-only at the end, with only the policy's

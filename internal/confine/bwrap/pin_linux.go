@@ -9,7 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ringfence/ringfence/internal/confine/viewplan"
-	"github.com/ringfence/ringfence/policy"
 )
 
 // pin is one directory of PinDirs, opened.
@@ -28,9 +27,9 @@ type pin struct {
 // hold there (the carve-out beneath it is then missing too, and guarded as
 // such). Any other failure fails the run: the view would be weaker than
 // planned.
-func openPins(p *policy.Policy) ([]pin, error) {
+func openPins(vp *viewplan.Plan) ([]pin, error) {
 	var out []pin
-	for _, pd := range viewplan.New(p).Pins {
+	for _, pd := range vp.Pins {
 		dir, root := pd.Dir, pd.Root
 		fd, err := openBeneath(root, strings.TrimPrefix(strings.TrimPrefix(dir, root), "/"), true)
 		switch {
@@ -85,9 +84,8 @@ func openBeneath(root, rel string, dir bool) (int, error) {
 // order. Any failure fails the run: the entry changed since it was listed
 // (a link swapped in, say), and binding whatever is there now could bind a
 // host file read-write.
-func openEntries(p *policy.Policy, opens []Open) ([]*os.File, error) {
+func openEntries(vp *viewplan.Plan, opens []Open) ([]*os.File, error) {
 	var out []*os.File
-	vp := viewplan.New(p)
 	for _, o := range opens {
 		root := vp.RootOf(o.Path)
 		fd := -1

@@ -66,8 +66,9 @@ type applied struct {
 
 // buildView turns the policy's layers into mount arguments, in order,
 // broadest first, so that a deeper layer is mounted over a broader one.
-func buildView(p *policy.Policy, req confine.Request, opts ArgOptions) (*view, error) {
-	v := &view{plan: viewplan.New(p), protected: map[string]bool{}, m: remapFor(p, req, opts), fdBase: opts.OpenFDBase,
+func buildView(vp *viewplan.Plan, req confine.Request, opts ArgOptions) (*view, error) {
+	p := vp.Policy
+	v := &view{plan: vp, protected: map[string]bool{}, m: remapFor(p, req, opts), fdBase: opts.OpenFDBase,
 		named: func(string) bool { return false }}
 	if opts.SuperviseUnix {
 		v.named = v.plan.ByName

@@ -7,7 +7,10 @@
 // Its rules and the guard's lists are translated from the one view plan
 // (internal/confine/viewplan: roots, carve-outs split into explicit
 // read-only, denied and generated protected, hidden and reopened paths);
-// NewPlan derives nothing of its own.
+// NewPlan derives nothing of its own. Confine builds that view plan once
+// per run and hands it to the plan, the kept protected paths and the
+// enforcement report (TestPlanGolden checks the shared path against the
+// exported functions).
 //
 // # What holds
 //

@@ -8,6 +8,7 @@ import (
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/outcome"
 	"github.com/ringfence/ringfence/policy"
@@ -84,7 +85,8 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err := p.Available(); err != nil {
 		return nil, err
 	}
-	plan := withHome(KeepExisting(pol, NewPlan(pol), exists), pol, req.Home)
+	vp := viewplan.New(pol) // once: newPlan, keepExisting and enforce read it
+	plan := withHome(keepExisting(vp, newPlan(vp), exists), pol, req.Home)
 	dir := req.Dir
 	if dir == "" {
 		dir = pol.Root
@@ -122,7 +124,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		dom.attach(cmd)
 	}
 	cmd.Backend = Name
-	cmd.Enforcement = Enforce(pol, plan, ABI())
+	cmd.Enforcement = enforce(vp, plan, ABI())
 	cmd.Enforcement.Reasons = append(cmd.Enforcement.Reasons, homeReasons(req, set)...)
 	cmd.Dialect = Dialect
 	cmd.TreeKill = confine.KillProcessGroup

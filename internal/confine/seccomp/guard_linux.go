@@ -3,6 +3,7 @@ package seccomp
 import (
 	"runtime"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -20,14 +21,16 @@ const errRefused = unix.EROFS
 const errContinue = unix.Errno(1 << 20)
 
 // nrNames maps this architecture's syscall numbers back to the names the
-// filter uses (arm64 has no legacy open, mkdir, … at all).
-var nrNames = func() map[int32]string {
+// filter uses (arm64 has no legacy open, mkdir, … at all). Built on the
+// first notification, not at package initialisation, which every
+// ringfence process pays (cmd/ringfence's TestPackageInitIsLazy).
+var nrNames = sync.OnceValue(func() map[int32]string {
 	m := map[int32]string{}
 	for name, nr := range targets[runtime.GOARCH].table {
 		m[int32(nr)] = name
 	}
 	return m
-}()
+})
 
 // create answers a notification of Options.GuardCreate: it reads each path
 // once, resolves it once, checks it and performs the call itself.
@@ -36,7 +39,7 @@ func (s *supervisor) create(t *target, n notif) notifResp {
 	a := n.args
 	const cwd = unix.AT_FDCWD
 	var errno unix.Errno
-	switch nrNames[n.nr] {
+	switch nrNames()[n.nr] {
 	case "open":
 		return s.open(t, n, cwd, a[0], a[1], a[2])
 	case "openat":

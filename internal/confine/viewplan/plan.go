@@ -133,23 +133,36 @@ func New(p *policy.Policy) *Plan {
 // steps pairs each layer with what the layers before it give its path;
 // added (-1: none) is the index of the layer shownRoot inserted.
 func steps(base policy.Access, layers []policy.Layer, added int) []Step {
+	// Each layer's path cleaned and its depth, once: the pairs below are
+	// quadratic in the layers and run on every start (issue 16).
+	clean, depth := make([]string, len(layers)), make([]int, len(layers))
+	for i, l := range layers {
+		clean[i] = policy.Clean(l.Path)
+		depth[i] = policy.Depth(clean[i])
+	}
 	out := make([]Step, len(layers))
 	for i, l := range layers {
-		l.Path = policy.Clean(l.Path)
+		l.Path = clean[i]
 		s := Step{Layer: l, Index: i, Before: base, BeforeDepth: -1, Added: i == added}
-		for _, e := range layers[:i] {
-			if policy.Contains(e.Path, l.Path) {
-				s.Before, s.BeforeDepth = e.Access, policy.Depth(e.Path)
+		for j, e := range layers[:i] {
+			if containsClean(clean[j], l.Path) {
+				s.Before, s.BeforeDepth = e.Access, depth[j]
 			}
 		}
-		for _, e := range layers {
-			if e.Path != l.Path && policy.Contains(e.Path, l.Path) && policy.Depth(e.Path) >= policy.Depth(s.Enclosing) {
-				s.Enclosing = policy.Clean(e.Path)
+		enclosingDepth := 0 // policy.Depth(""), as s.Enclosing starts
+		for j, e := range layers {
+			if e.Path != l.Path && containsClean(clean[j], l.Path) && depth[j] >= enclosingDepth {
+				s.Enclosing, enclosingDepth = clean[j], depth[j]
 			}
 		}
 		out[i] = s
 	}
 	return out
+}
+
+// containsClean is policy.Contains for paths already clean.
+func containsClean(root, p string) bool {
+	return root == "/" || root == p || (len(p) > len(root) && p[len(root)] == '/' && p[:len(root)] == root)
 }
 
 // shownRoot is the layer for the workspace root when none names it and the
