@@ -84,9 +84,11 @@
 //     Becomes deaf to every signal it does not use (caught and dropped, so
 //     the command still starts with default dispositions:
 //     TestCommandStartsWithDefaultDispositions, with its control) — begun
-//     on a goroutine of its own at the init's first step, with a second P
-//     meanwhile, because each signal costs a round trip to the runtime's
-//     signal thread (0.6–2 ms in all on the shared test machine) — writes "exec"
+//     on a goroutine of its own at the init's first step, which runs while
+//     the main thread waits in the set-up's system calls, because each
+//     signal costs a round trip to the runtime's signal thread (0.6–2 ms in
+//     all on the shared test machine); not with a second P, which cost
+//     ≈300 KB of resident memory and no measurable time — writes "exec"
 //     on the status channel, then forks and executes the command from
 //     that thread (it inherits all of the above) — on a terminal (only
 //     ever the new one the supervisor opened, see run.Options.Terminal) as
