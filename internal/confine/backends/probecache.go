@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/linux"
 )
 
@@ -104,9 +105,10 @@ func (p *probeCached) Confine(req confine.Request) (*confine.Cmd, error) {
 	return p.Provider.Confine(req)
 }
 
-// probeMarker names the marker for this boot, user and mount namespace (a
+// probeMarker names the marker for this boot, user, mount namespace (a
 // container sharing the host's cache directory is another place: its
-// runtime may refuse what the host allows).
+// runtime may refuse what the host allows) and init (initimage.ID: another
+// ringfence's init is probed again, not vouched for by this one's).
 func probeMarker() string {
 	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	dir, derr := os.UserCacheDir()
@@ -115,7 +117,7 @@ func probeMarker() string {
 		return ""
 	}
 	id := strings.TrimSpace(string(boot))
-	return filepath.Join(dir, "ringfence", "userns-ok-"+id+"-"+strconv.Itoa(os.Getuid())+"-"+nsID(mnt))
+	return filepath.Join(dir, "ringfence", "userns-ok-"+id+"-"+strconv.Itoa(os.Getuid())+"-"+nsID(mnt)+"-"+initimage.ID())
 }
 
 // nsID is the inode of a namespace link ("mnt:[4026531841]" → 4026531841).

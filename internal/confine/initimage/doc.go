@@ -59,6 +59,8 @@
 // Each process pays one copy of the blob into the memfd (≈3 MB, well
 // under a millisecond) on its first run; a one-shot `ringfence run` pays
 // it every time. Other architectures fall back to SelfExe until a blob is
-// generated for them. The bwrap backend's exec shim is still the whole
-// binary.
+// generated for them. The bwrap backend's exec shim and the reaper that
+// supervises a danger-full-access run (internal/run, `__reap`) are still
+// the whole binary: each links more than the init (the shim the domains
+// proxy's supervisor side, the reaper the run package).
 package initimage

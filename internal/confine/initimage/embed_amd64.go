@@ -9,3 +9,8 @@ import _ "embed"
 //
 //go:embed init_linux_amd64.bin
 var blob string
+
+// recordText is blob's record (imagesrc.Record): what it was built from.
+//
+//go:embed init_linux_amd64.sum
+var recordText string

@@ -51,6 +51,12 @@ func TestEmbeddedInitIsFresh(t *testing.T) {
 	if blob != "" && blob != string(file) {
 		t.Fatal("the embedded blob differs from the file")
 	}
+	if sum, err := os.ReadFile(imagesrc.Sum); err != nil || blob != "" && recordText != string(sum) {
+		t.Fatalf("the embedded record differs from the file (%v)", err)
+	}
+	if blob != "" && ID() != rec.Binary[:16] {
+		t.Fatalf("ID %q, want the recorded digest's first 16 digits %q", ID(), rec.Binary[:16])
+	}
 }
 
 // The committed blob is exactly what its sources build: with the Go
