@@ -177,8 +177,10 @@ var (
 // one P over (mounts, the cgroup gate), at the latest when beDeaf waits
 // for it. A second P made no measurable difference and cost ≈300 KB of
 // resident memory (issue 16's target for the init is 4 MiB). Being deaf
-// early is only stronger: no signal can end the init during its set-up
-// either.
+// early is only stronger, but not from the first instruction: a signal
+// before the goroutine has run is the runtime's (a kill-sent SIGTRAP or
+// SIGSYS is a throw: exit 2, no status, nothing started). A gated init
+// waits for it before its gate (run), so from then on none ends it.
 func startDeafening() {
 	deafOnce.Do(func() {
 		go func() {

@@ -80,6 +80,13 @@ func run(st *os.File) int {
 		return ExitSetup
 	}
 	if gated {
+		// Deaf before the wait: blocked in read(2) on the gate, the
+		// one P reaches the deafening goroutine only when sysmon hands
+		// it over (up to ~10 ms), and a signal in that window (a
+		// kill-sent SIGTRAP or SIGSYS: a runtime throw) ended the init
+		// silently (rt16, TestRTSignalStormDuringSetUp). A channel
+		// wait yields the P at once.
+		<-deafDone
 		// Confined and ready: only the command's start waits for the
 		// supervisor to have placed the init under its limits.
 		if err := awaitGate(gate); err != nil {
