@@ -21,9 +21,10 @@ func NewCmd(spec *initproc.Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error
 
 // NewCmdAt prepares the init's Cmd for spec, executed from image
 // (initproc.SelfExe, or Path): the spec pipe on descriptor 3, written by
-// Setup once the supervisor has placed the init (so the command is never
-// forked before the init is in its cgroup), and the status channel on
-// descriptor 4. The caller fills in Backend, Enforcement, Dialect and
+// Setup, which internal/run calls once the supervisor has placed the init
+// (so the command is never forked before the init is in its cgroup; the
+// linux backend gates its init instead and writes the spec at once, see
+// internal/confine/linux's gate), and the status channel on descriptor 4. The caller fills in Backend, Enforcement, Dialect and
 // TreeKill. It lives here, on the parent's side, rather than in initproc,
 // so that the init does not link internal/confine (and through it the
 // proxy, net/http and crypto/tls).
