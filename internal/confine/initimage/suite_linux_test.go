@@ -1,7 +1,6 @@
 package initimage_test
 
 import (
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -25,33 +24,10 @@ import (
 var backends = []struct {
 	name string
 	new  func() confine.Provider
-	gaps map[string]string // as the backend's own TestAttacks
+	gaps map[string]string // the backend's own TestAttacks passes the same
 }{
 	{"linux", func() confine.Provider { return linux.New(linux.Options{}) }, map[string]string{}},
-	{"landlock", func() confine.Provider { return &landlock.Provider{} }, map[string]string{
-		"list-denied": "names beneath a directory on the way to a denied path stay listable, the denied directory's own included; contents are not readable",
-	}},
-}
-
-func confiner(name string, newProvider func() confine.Provider) inittest.Confiner {
-	return func(t *testing.T, e *inittest.Env, p *policy.Policy, script string, stdin *os.File) inittest.Result {
-		t.Helper()
-		prov := newProvider()
-		testenv.Need(t, name+" backend", prov.Available())
-		c, err := prov.Confine(confine.Request{Argv: []string{"/bin/sh", "-c", script}, Policy: p, Env: e.Vars()})
-		if err != nil {
-			t.Fatalf("Confine: %v", err)
-		}
-		var in io.Reader
-		if stdin != nil {
-			in = stdin
-		}
-		res, err := inittest.Run(c, in)
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-		return res
-	}
+	{"landlock", func() confine.Provider { return &landlock.Provider{} }, inittest.LandlockGaps},
 }
 
 // The whole escape suite, each attack with its unconfined control, and the
@@ -59,14 +35,14 @@ func confiner(name string, newProvider func() confine.Provider) inittest.Confine
 func TestCarriedInitHoldsTheAttacks(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
-			inittest.RunSuite(t, confiner(b.name, b.new), b.gaps)
+			inittest.RunSuite(t, inittest.ProviderConfiner(b.name, b.new), b.gaps)
 		})
 	}
 }
 
 func TestCarriedInitDoesOrdinaryWork(t *testing.T) {
 	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) { inittest.RunOrdinary(t, confiner(b.name, b.new)) })
+		t.Run(b.name, func(t *testing.T) { inittest.RunOrdinary(t, inittest.ProviderConfiner(b.name, b.new)) })
 	}
 }
 
@@ -164,4 +140,12 @@ func descends(pid, ancestor int) bool {
 		pid = ppid
 	}
 	return false
+}
+
+// The attacks and the ordinary work, run by an unprivileged user (uid
+// 65534): agents often are not root, and the carried init must hold for
+// them too. (TestRunsExecuteTheMemfd stays root's: an unprivileged
+// observer cannot read a non-dumpable init's /proc/<pid>/exe.)
+func TestCarriedInitAsNonRoot(t *testing.T) {
+	inittest.RerunAsNonRoot(t, "^(TestCarriedInitHoldsTheAttacks|TestCarriedInitDoesOrdinaryWork)$")
 }
