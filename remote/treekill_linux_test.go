@@ -63,7 +63,9 @@ func TestKillTakesDetachedChildren(t *testing.T) {
 		t.Fatal("a setsid'd child outlived its killed process in the server's session")
 	}
 	// And the same through a timeout.
-	res, err := sb.Exec(ctx, []string{"sh", "-c", "rm -f beat; " + treeScript}, ringfence.ExecOptions{Timeout: time.Second})
+	// The timeout leaves the heartbeat time to start on a loaded CI host
+	// (1 s did not, once: the run never got that far).
+	res, err := sb.Exec(ctx, []string{"sh", "-c", "rm -f beat; " + treeScript}, ringfence.ExecOptions{Timeout: 4 * time.Second})
 	if err != nil || res.Kind != ringfence.KindTimedOut {
 		t.Fatalf("timeout: %+v %v", res, err)
 	}
