@@ -55,15 +55,23 @@
 //     confined run as root would then be unbounded.
 //     Groups are made under the supervisor's own group (it stays within its
 //     own budget) and removed after every run.
-//   - Under v1 the command is born inside its group: the forking thread
+//   - The runner is born inside its group: under v1 the forking thread
 //     visits the group for the fork (v2: CLONE_INTO_CGROUP), so not even the
-//     first fork happens outside the limits. A gated runner (the linux
-//     init: confine.Cmd.Stage) is placed after its start instead, and gets
-//     its spec first: it confines itself while the kernel moves it (a v1
-//     move waits for an RCU grace period, 2–15 ms on the shared test
-//     machine), but starts nothing of the command until admit, called only
-//     once it is placed (admitStaged; TestCommandStartsInsideItsGroup and
-//     TestGateHoldsTheCommandUntilAdmitted in the linux backend).
+//     first fork happens outside the limits, and nothing is moved after the
+//     start. The thread moves itself (it writes "0" to tasks), which the
+//     kernel does without the global lock whose every other use — a pid
+//     written to cgroup.procs, a tid to tasks — waits for an RCU grace
+//     period (5–20 ms on the shared test host; ≈0.05 ms for the visit).
+//     place then only checks membership from /proc and moves what is not
+//     inside. A gated runner (the linux init: confine.Cmd.Stage) gets its
+//     spec before that check and starts nothing of the command until
+//     admit, called only once it is placed (TestCommandStartsInsideItsGroup
+//     and TestGateHoldsTheCommandUntilAdmitted in the linux backend). The
+//     reaper alone is placed after its start (a move): it is the whole
+//     binary, whose runtime starts threads while it waits at its gate, and
+//     born inside they would be refused under a small process bound.
+//     A runner's own threads count against the bound either way (the small
+//     init's ≈7: `--pids 8` cannot run `echo hi | cat`; a known gap).
 //
 // # Threat model
 //

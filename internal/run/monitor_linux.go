@@ -12,8 +12,8 @@ import (
 // limiter is how a run's resources are bounded and observed.
 type limiter interface {
 	attr(a *syscall.SysProcAttr) // adjust the child's attributes before fork
-	enter(tid int) error         // on the forking thread, just before fork
-	leave(tid int)               // on the forking thread, just after
+	enter() error                // on the forking thread, just before fork
+	leave()                      // on the forking thread, just after
 	place(pid int) error
 	sample() sample
 	members() []int // processes known to belong to the run (cgroup), or nil
@@ -70,8 +70,8 @@ func (m *monitor) sample() sample {
 }
 
 func (m *monitor) attr(*syscall.SysProcAttr) {}
-func (m *monitor) enter(int) error           { return nil }
-func (m *monitor) leave(int)                 {}
+func (m *monitor) enter() error              { return nil }
+func (m *monitor) leave()                    {}
 func (m *monitor) members() []int            { return nil }
 func (m *monitor) remove()                   {}
 

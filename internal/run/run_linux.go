@@ -76,12 +76,16 @@ type session struct {
 
 // start forks the runner, places it, runs Setup and opens the gate.
 func (s *session) start() error {
-	// Only an ungated runner needs to be born inside its group (the thread
-	// visit, see cgroup.enter): a gated one — the linux init waiting for its
-	// spec, the reaper waiting on its gate — runs nothing until admit has
-	// placed it, and sparing the visit spares the pids headroom it needs.
+	// A runner is born inside its group (the thread visit, see
+	// cgroup.enter): moving a started process costs an RCU grace period
+	// that the visit does not. Not the reaper: it is the whole binary, whose
+	// runtime starts threads while it waits at its gate, and born inside
+	// they would count against a small process bound and be refused
+	// (TestConcurrentRunsNeverKillTheSupervisor/reaper-with-limits). It is
+	// placed after its start instead, and runs nothing until admit opens
+	// its gate.
 	var visit limiter
-	if s.c.Setup == nil && s.gate == nil {
+	if s.gate == nil {
 		visit = s.lim
 	}
 	p, err := spawn(s.cmd, visit)
@@ -110,9 +114,8 @@ func (s *session) start() error {
 // none is already running (a known gap).
 //
 // A gated runner gets its spec before it is placed, so it builds its
-// confinement while the kernel moves it: moving a process into a cgroup
-// waits for an RCU grace period (2–15 ms under v1 on the shared test
-// machine), which used to come before the init even had its spec. It is
+// confinement meanwhile (placing is a check when it was born inside, a
+// move costing an RCU grace period when not: see cgroup.place). It is
 // admitted only once placed, and never when placing it failed.
 func (s *session) admit() error {
 	var admitRunner func() error

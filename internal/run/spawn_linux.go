@@ -41,11 +41,10 @@ func spawn(cmd *exec.Cmd, lim limiter) (*proc, error) {
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		tid := unix.Gettid()
-		entered := lim != nil && lim.enter(tid) == nil
+		entered := lim != nil && lim.enter() == nil
 		err := cmd.Start()
 		if entered {
-			lim.leave(tid)
+			lim.leave()
 		}
 		if err != nil {
 			started <- err

@@ -18,8 +18,8 @@ type stepLimiter struct {
 }
 
 func (l stepLimiter) attr(*syscall.SysProcAttr) {}
-func (l stepLimiter) enter(int) error           { return nil }
-func (l stepLimiter) leave(int)                 {}
+func (l stepLimiter) enter() error              { return nil }
+func (l stepLimiter) leave()                    {}
 func (l stepLimiter) place(int) error {
 	*l.steps = append(*l.steps, "place")
 	return l.err
