@@ -76,11 +76,11 @@
 //     performed by the init only inside MetaWritable.
 //  7. Started gated (GateArg: the linux backend, through
 //     confine.Cmd.Stage), waits for the supervisor to open its gate,
-//     which it does once it has placed the init in its cgroup: the
-//     confinement above is built while the supervisor waits for the
-//     kernel to move the init (an RCU grace period under v1, 2–15 ms),
-//     and nothing of the command starts before the init is inside its
-//     limits; a gate closed unopened fails the set-up (stage "gate").
+//     which it does once it has checked that the init is in its cgroup
+//     (born there, or moved: internal/run's place): the confinement above
+//     is built meanwhile, and nothing of the command starts before the
+//     init is inside its limits; a gate closed unopened fails the set-up
+//     (stage "gate").
 //     Becomes deaf to every signal it does not use (caught and dropped, so
 //     the command still starts with default dispositions:
 //     TestCommandStartsWithDefaultDispositions, with its control) — begun

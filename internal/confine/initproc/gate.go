@@ -10,10 +10,10 @@ import (
 // fd is the read end of a pipe whose write end the supervisor keeps. A gated
 // init takes its spec and builds its whole confinement at once, but starts
 // nothing of the command (and serves no session request) until the
-// supervisor writes GateOpen there, which it does once it has placed the
-// init under its limits (its cgroup). Moving a process into a v1 cgroup
-// waits for an RCU grace period (2–15 ms on the shared test machine); the
-// set-up now overlaps it instead of waiting for it. A gate that closes
+// supervisor writes GateOpen there, which it does once it has made sure
+// the init is under its limits (its cgroup: the init is born there, and
+// moved only where it is not; a move waits for an RCU grace period, 5–20
+// ms on the shared test machine, which the set-up then overlaps). A gate that closes
 // without GateOpen (the supervisor died or gave up) fails the set-up: the
 // command never starts outside its limits.
 
