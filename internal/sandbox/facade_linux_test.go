@@ -131,7 +131,9 @@ func TestKillAfterDefault(t *testing.T) {
 		killAfter time.Duration
 		trapped   bool
 	}{{0, true}, {-1, false}} {
-		l := newLocal(t, Config{Timeout: 300 * time.Millisecond, KillAfter: tc.killAfter})
+		// 1 s, not less: on a loaded host the shell had not yet set its
+		// trap when a 300 ms timeout fired (seen once in a parallel run).
+		l := newLocal(t, Config{Timeout: time.Second, KillAfter: tc.killAfter})
 		res, err := l.Exec(context.Background(), []string{"sh", "-c", `trap 'echo t > trapped; exit 1' TERM; sleep 30`}, ExecOptions{})
 		if err != nil || res.Kind != KindTimedOut {
 			t.Fatalf("%v: %v %v", tc.killAfter, err, res.Kind)
