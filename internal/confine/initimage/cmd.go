@@ -3,6 +3,7 @@ package initimage
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"syscall"
 
 	"github.com/ringfence/ringfence/internal/confine"
@@ -16,19 +17,43 @@ func NewCmd(spec *initproc.Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error
 	if err != nil {
 		return nil, err
 	}
-	return NewCmdAt(image, spec, attr)
+	if image == initproc.SelfExe {
+		return NewCmdAt(image, spec, attr)
+	}
+	f, err := imageFile()
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := newCmd(imagePath, f, spec, attr)
+	if err != nil {
+		f.Close()
+	}
+	return cmd, err
 }
 
+// imagePath is where the child finds the carried init: its own
+// descriptor initproc.ImageFD, which os/exec puts in place before it
+// executes (unlike any descriptor the child was not given).
+var imagePath = "/proc/self/fd/" + strconv.Itoa(initproc.ImageFD)
+
 // NewCmdAt prepares the init's Cmd for spec, executed from image
-// (initproc.SelfExe, or Path): the spec pipe on descriptor 3, written by
+// (initproc.SelfExe: the running binary): the spec pipe on descriptor 3, written by
 // Setup, which internal/run calls once the supervisor has placed the init
 // (so the command is never forked before the init is in its cgroup; the
 // linux backend gates its init instead and writes the spec at once, see
-// internal/confine/linux's gate), and the status channel on descriptor 4. The caller fills in Backend, Enforcement, Dialect and
+// internal/confine/linux's gate), the status channel on descriptor 4, and
+// descriptor 5 (initproc.ImageFD) closed. The caller fills in Backend, Enforcement, Dialect and
 // TreeKill. It lives here, on the parent's side, rather than in initproc,
 // so that the init does not link internal/confine (and through it the
 // proxy, net/http and crypto/tls).
 func NewCmdAt(image string, spec *initproc.Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
+	return newCmd(image, nil, spec, attr)
+}
+
+// newCmd is NewCmdAt with the file the child inherits as ImageFD (nil:
+// none), which Cleanup closes (internal/run closes it once the child has
+// started, as every ExtraFile).
+func newCmd(image string, imageF *os.File, spec *initproc.Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
 	exe, err := initproc.Executable()
 	if err != nil {
 		return nil, err
@@ -53,7 +78,7 @@ func NewCmdAt(image string, spec *initproc.Spec, attr *syscall.SysProcAttr) (*co
 		Args:        []string{exe, initproc.Arg},
 		Env:         initproc.InitEnv(),
 		Dir:         "/",
-		ExtraFiles:  []*os.File{specR, statW},
+		ExtraFiles:  []*os.File{specR, statW, imageF},
 		SysProcAttr: attr,
 		Status:      statR,
 	}
@@ -69,6 +94,9 @@ func NewCmdAt(image string, spec *initproc.Spec, attr *syscall.SysProcAttr) (*co
 		statR.Close()
 		specR.Close()
 		statW.Close()
+		if imageF != nil {
+			imageF.Close()
+		}
 	}
 	return cmd, nil
 }

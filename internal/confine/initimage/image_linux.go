@@ -13,9 +13,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// minFD is the lowest descriptor number the memfd may have: os/exec's
-// child rewrites descriptors 0 to len(ExtraFiles)+3 and a few above them
-// before it executes the path, which must still name the memfd then.
+// minFD is the lowest descriptor number the process's memfd may have: out
+// of the way of the low numbers a program opens and closes all the time
+// (one closed by mistake elsewhere is refused by stillOurs, not reused at
+// once). No child executes this number: os/exec's child moves descriptors
+// of its own to just above the highest one it was given, which in a
+// process holding ~100 descriptors was this one (the exec then failed with
+// EACCES). Each child gets a descriptor of its own at initproc.ImageFD.
 const minFD = 100
 
 // seals are the memfd's seals: no write, no size change, no new seal.
@@ -30,10 +34,11 @@ var image struct {
 	id   unix.Stat_t // what fd was when it was sealed
 }
 
-// Path is what to execute as the init: /proc/self/fd/N of the sealed
-// memfd holding the carried init, or initproc.SelfExe. The memfd is made
-// once per process and kept; the choice (see the package doc) is read
-// once too.
+// Path names the init: /proc/self/fd/N of this process's sealed memfd
+// holding the carried init, or initproc.SelfExe. The memfd is made once
+// per process and kept; the choice (see the package doc) is read once too.
+// A child does not execute this path but its own descriptor of the memfd
+// (NewCmd, initproc.ImageFD).
 func Path() (string, error) {
 	image.once.Do(func() {
 		src, err := choose(os.Getenv(Env), entry.UnderTest(), blob != "")
@@ -70,11 +75,31 @@ func Path() (string, error) {
 // descriptor closed by mistake elsewhere in the process and reused would
 // otherwise make the path name another file. Fail closed: no init runs.
 func stillOurs() error {
+	return sameImage(image.fd)
+}
+
+// sameImage checks that fd holds the sealed memfd.
+func sameImage(fd int) error {
 	var st unix.Stat_t
-	if err := unix.Fstat(image.fd, &st); err != nil || st.Dev != image.id.Dev || st.Ino != image.id.Ino {
-		return fmt.Errorf("initimage: descriptor %d no longer holds the sealed init (%v)", image.fd, err)
+	if err := unix.Fstat(fd, &st); err != nil || st.Dev != image.id.Dev || st.Ino != image.id.Ino {
+		return fmt.Errorf("initimage: descriptor %d no longer holds the sealed init (%v)", fd, err)
 	}
 	return nil
+}
+
+// imageFile is a descriptor of its own on the sealed memfd, for one child
+// to inherit as initproc.ImageFD (NewCmd); whoever starts the child closes
+// it. Checked after the copy, so what the child executes is the memfd.
+func imageFile() (*os.File, error) {
+	fd, err := unix.FcntlInt(uintptr(image.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("initimage: copying the init's descriptor: %w", err)
+	}
+	if err := sameImage(fd); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "ringfence-init"), nil
 }
 
 // Describe says where the init is executed from, for doctor.

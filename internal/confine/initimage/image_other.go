@@ -2,10 +2,20 @@
 
 package initimage
 
-import "github.com/ringfence/ringfence/internal/confine/initproc"
+import (
+	"errors"
+	"os"
+
+	"github.com/ringfence/ringfence/internal/confine/initproc"
+)
 
 // Path is initproc.SelfExe: only Linux runs an init.
 func Path() (string, error) { return initproc.SelfExe, nil }
 
 // Describe says where the init is executed from, for doctor.
 func Describe() string { return "the ringfence binary" }
+
+// imageFile is never called here: Path is always initproc.SelfExe.
+func imageFile() (*os.File, error) {
+	return nil, errors.New("initimage: no carried init on this platform")
+}

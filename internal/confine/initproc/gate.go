@@ -48,7 +48,7 @@ func ParseGate(args []string) (fd int, gated bool, err error) {
 		return 0, false, errors.New("malformed gate descriptor")
 	}
 	fd, _ = strconv.Atoi(num)
-	if fd <= StatusFD || fd >= maxGateFD {
+	if fd <= ImageFD || fd >= maxGateFD {
 		return 0, false, errors.New("gate descriptor out of range")
 	}
 	return fd, true, nil

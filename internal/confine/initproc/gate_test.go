@@ -15,10 +15,11 @@ func TestParseGate(t *testing.T) {
 		{args: nil},
 		{args: []string{}},
 		{args: []string{ExecStage}},
-		{args: []string{GateArg(5)}, fd: 5, gated: true},
+		{args: []string{GateArg(6)}, fd: 6, gated: true},
 		{args: []string{GateArg(7)}, fd: 7, gated: true},
 		{args: []string{GateArg(63)}, fd: 63, gated: true},
 		{args: []string{"gate="}, bad: true},
+		{args: []string{"gate=5"}, bad: true},  // the init's image
 		{args: []string{"gate=4"}, bad: true},  // the status channel
 		{args: []string{"gate=3"}, bad: true},  // the spec
 		{args: []string{"gate=0"}, bad: true},  // stdin
@@ -26,10 +27,10 @@ func TestParseGate(t *testing.T) {
 		{args: []string{"gate=-5"}, bad: true},
 		{args: []string{"gate=+5"}, bad: true},
 		{args: []string{"gate=05"}, bad: true},
-		{args: []string{"gate=5 "}, bad: true},
-		{args: []string{"gate=5x"}, bad: true},
+		{args: []string{"gate=6 "}, bad: true},
+		{args: []string{"gate=6x"}, bad: true},
 		{args: []string{"gate=999999999999999999999"}, bad: true},
-		{args: []string{GateArg(5), "extra"}, bad: true},
+		{args: []string{GateArg(6), "extra"}, bad: true},
 	} {
 		fd, gated, err := ParseGate(tc.args)
 		if tc.bad {
@@ -45,7 +46,7 @@ func TestParseGate(t *testing.T) {
 }
 
 // FuzzParseGate: whatever the argument, a gate is either refused or names
-// a descriptor above the status channel that GateArg writes back the same.
+// a descriptor above the init's image that GateArg writes back the same.
 func FuzzParseGate(f *testing.F) {
 	for _, s := range []string{"gate=5", "gate=", "gate=05", "gate=-1", "exec", "gate=63", "gate=64"} {
 		f.Add(s)
@@ -61,7 +62,7 @@ func FuzzParseGate(f *testing.F) {
 		if !gated {
 			return
 		}
-		if fd <= StatusFD || fd >= maxGateFD || GateArg(fd) != arg || arg != "gate="+strconv.Itoa(fd) {
+		if fd <= ImageFD || fd >= maxGateFD || GateArg(fd) != arg || arg != "gate="+strconv.Itoa(fd) {
 			t.Fatalf("%q: accepted as descriptor %d", arg, fd)
 		}
 	})

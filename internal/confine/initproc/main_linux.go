@@ -50,6 +50,9 @@ func stage(name string, err error) error {
 }
 
 func run(st *os.File) int {
+	// The carried init's own image (or nothing): the init never needs it,
+	// and nothing it starts may hold it.
+	_ = unix.Close(ImageFD)
 	// Catching and dropping the signals the init does not use costs a
 	// round trip to the runtime's signal thread per signal (0.6–2 ms on
 	// the shared test machine): begun now, it overlaps the wait for the

@@ -11,10 +11,18 @@ const Arg = "__confine"
 // Spec.Nest): `ringfence __confine exec`.
 const ExecStage = "exec"
 
-// Descriptors the init inherits (ExtraFiles[0] and [1]).
+// Descriptors the init inherits (ExtraFiles[0], [1] and [2]).
 const (
 	SpecFD   = 3 // read end of the spec pipe: one JSON Spec, then EOF
 	StatusFD = 4 // write end of the status channel (internal/status format)
+	// ImageFD is the carried init itself, which the child executes as
+	// /proc/self/fd/5 (initimage), or closed when the init is the running
+	// binary. Passed at a fixed place because os/exec's child moves its own
+	// descriptors above the highest one it was given before it executes:
+	// a memfd kept at a fixed number above them (100, until this) was
+	// overwritten by that move in a process holding ~100 descriptors, and
+	// the exec failed with EACCES. The init closes it first thing.
+	ImageFD = 5
 )
 
 // ExitSetup is the init's exit code when it fails before the command ran.
