@@ -9,8 +9,9 @@
 // exec stage is the init again. initmain is the init alone; its binary
 // (built reproducibly by gen, committed as init_linux_amd64.bin with its
 // record init_linux_amd64.sum) is embedded here, written once per process
-// into a sealed memfd, and executed from /proc/self/fd/N. There is still
-// one file to install.
+// into a sealed memfd, and each child executes its own copy of that
+// descriptor, passed as descriptor 5 (initproc.ImageFD), as /proc/self/fd/5.
+// There is still one file to install.
 //
 // # Threat model
 //
@@ -19,10 +20,13 @@
 //     ringfence, or a package upgrade, after it started changes nothing
 //     (TestReplacedBinaryCannotBecomeEmbeddedInit). The memfd is sealed
 //     against write, grow, shrink and further sealing before it is first
-//     executed (runc's answer to CVE-2019-5736), close-on-exec, and at a
-//     descriptor number above any os/exec remaps, so no command and no
-//     other process of ours can change it; the init is not dumpable, so a
-//     command cannot open /proc/1/exe either.
+//     executed (runc's answer to CVE-2019-5736) and close-on-exec, so no
+//     command and no other process of ours can change it; the init closes
+//     its inherited copy first thing and is not dumpable, so a command
+//     cannot open /proc/1/exe either. A child never executes the process's
+//     own descriptor number: os/exec's child moves descriptors to just above
+//     the highest it was given, which once landed on it
+//     (TestInitStartsWhateverTheDescriptorNumbers).
 //   - The blob must be built from this tree's sources. The freshness test
 //     (TestEmbeddedInitIsFresh) recomputes the digest of every source file
 //     the init links and compares it with the record; with the recorded Go
