@@ -12,8 +12,12 @@ import (
 
 // flood forks 600 processes (more than policy.DefaultProcesses) that
 // outlive the loop. Bounded so that a broken limit cannot take the shared
-// machine down; the process limit must stop it long before the end.
-const flood = `n=0; while [ $n -lt 600 ]; do sleep 3 & n=$((n+1)); done; echo made $n`
+// machine down; the process limit must stop it long before the end. Each
+// sleeps 30 s: on a host where a fork and exec take 7–9 ms (a PVM guest),
+// the first children of 3 s sleeps ended before the 512th started, and the
+// flood never held more than the limit at once. The run ends them with the
+// command (tree kill), so the long sleep costs the test no time.
+const flood = `n=0; while [ $n -lt 600 ]; do sleep 30 & n=$((n+1)); done; echo made $n`
 
 // With no flag and no policy file, a command that forks without end ends
 // by itself as over-budget, the breach named — not by exhausting the
