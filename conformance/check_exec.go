@@ -90,11 +90,13 @@ func checkEnvOnlyGiven(e *env) error {
 
 // checkTimeoutStopsTree runs a command past its timeout that has started
 // two background descendants, one in its own session (setsid), each
-// beating a heartbeat file. Once Exec has returned, no heartbeat may move.
+// beating a heartbeat file, and waits for both to beat before it sleeps.
+// Once Exec has returned, no heartbeat may move.
 func checkTimeoutStopsTree(e *env) error {
 	script := `beat() { i=0; while [ $i -lt 400 ] && echo $i > "$1"; do i=$((i+1)); sleep 0.05; done; }
 if command -v setsid >/dev/null 2>&1; then setsid sh -c "$BEAT" sh beat-setsid & else (beat beat-setsid) & fi
 (beat beat-bg) &
+n=0; while { [ ! -s beat-setsid ] || [ ! -s beat-bg ]; } && [ $n -lt 600 ]; do sleep 0.01; n=$((n+1)); done
 sleep 30`
 	if err := e.inWorkDir(); err != nil {
 		return err

@@ -19,7 +19,10 @@ type Options struct {
 	// the sandbox (Node first); defaults "node" and "python3". A probe that
 	// finds neither is reported as skipped, never as passed.
 	Node, Python string
-	// Timeout is the timeout the timeout check sets; default 300 ms.
+	// Timeout is the timeout the timeout check sets; default 2 s. Its
+	// command's descendants must have started within it (the check runs
+	// beside three others): 300 ms was too short for a bwrap run on a
+	// loaded host, and the check then observed nothing.
 	Timeout time.Duration
 	// Escapes names the escape checks to include (see Escapes); nil
 	// includes every one, an empty non-nil slice none.
@@ -42,7 +45,7 @@ func (o Options) withDefaults() Options {
 		o.Python = "python3"
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = 300 * time.Millisecond
+		o.Timeout = 2 * time.Second
 	}
 	if o.Parallel <= 0 {
 		o.Parallel = 4
