@@ -161,7 +161,7 @@ func (s *session) startCopies() {
 			continue // this stream is the terminal
 		}
 		s.copies.Add(1)
-		go func() { defer s.copies.Done(); drain(r, c) }()
+		go func() { defer s.copies.Done(); drain(newGraceReader(r), c) }()
 	}
 	if s.term != nil {
 		c := s.out
@@ -169,7 +169,7 @@ func (s *session) startCopies() {
 			c = s.errs
 		}
 		s.copies.Add(1)
-		go func() { defer s.copies.Done(); drain(s.term.master, c) }()
+		go func() { defer s.copies.Done(); drain(newGraceReader(s.term.master), c) }()
 		if s.o.Terminal.Stdin {
 			s.term.feed(s.o.Stdin)
 		}
@@ -181,7 +181,7 @@ func (s *session) readStatus(f *os.File) {
 	s.readers = append(s.readers, f)
 	s.statusSummary = make(chan status.Summary, 1)
 	s.copies.Add(1)
-	go func() { defer s.copies.Done(); s.statusSummary <- status.Read(f) }()
+	go func() { defer s.copies.Done(); s.statusSummary <- status.Read(newGraceReader(f)) }()
 }
 
 // wrapInReaper starts the re-executed binary as "__reap" in place of the

@@ -266,15 +266,16 @@ func (s *session) watch() (<-chan outcome.Breach, func()) {
 	return breach, func() { close(quit); <-done }
 }
 
-// waitCopies waits for the output and status readers, closing their ends
-// after drainGrace if something that escaped still holds them.
+// waitCopies waits for the output and status readers. After drainGrace
+// (something that escaped still holds a write end) each reader takes what
+// its pipe holds and stops (graceReader): the tree's output is never lost.
 func (s *session) waitCopies() {
 	done := make(chan struct{})
 	go func() { s.copies.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(drainGrace):
-		closeAll(s.readers)
+		endGrace(s.readers)
 		<-done
 	}
 }
