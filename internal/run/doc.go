@@ -37,6 +37,10 @@
 //     would be used as what it is: TestStdinDescriptorEscapes).
 //   - When the Cmd has a status channel, its Exited event is the truth about
 //     the command (the runner exits 128+n for a signalled command).
+//   - Output and status are read until every write end is closed, or for
+//     at most drainGrace after the tree is dead (something that escaped
+//     may hold one); then each reader takes what its pipe holds and stops
+//     (graceReader), so nothing the tree wrote is lost to a slow reader.
 //   - Resource limits are enforced by a cgroup when this host lets the
 //     supervisor make one ("quota": a delegated v2 hierarchy with memory and
 //     pids, else the v1 memory and pids controllers, with cpuacct for CPU
