@@ -24,9 +24,16 @@ import (
 type graceReader struct {
 	f     *os.File
 	final bool // the grace is over: read only what is buffered
+	left  int  // bytes the final reads may still take
 }
 
-func newGraceReader(f *os.File) *graceReader { return &graceReader{f: f} }
+// DrainMax bounds what is read from a stream once the grace is over: all
+// a dead tree can have left in a pipe (1 MiB, fs.pipe-max-size's default,
+// the most F_SETPIPE_SZ gives an unprivileged command), and never an
+// endless read of something that escaped and writes on.
+const DrainMax = 1 << 20
+
+func newGraceReader(f *os.File) *graceReader { return &graceReader{f: f, left: DrainMax} }
 
 func (r *graceReader) Read(p []byte) (int, error) {
 	if !r.final {
@@ -42,13 +49,19 @@ func (r *graceReader) Read(p []byte) (int, error) {
 			return n, nil
 		}
 	}
-	return readBuffered(r.f, p)
+	if r.left <= 0 {
+		return 0, io.EOF
+	}
+	n, err := ReadBuffered(r.f, p[:min(len(p), r.left)])
+	r.left -= n
+	return n, err
 }
 
-// readBuffered reads what f holds now without waiting: io.EOF when it
+// ReadBuffered reads what f holds now without waiting: io.EOF when it
 // holds nothing (EAGAIN), at its end, or on a terminal whose other side
-// is gone (EIO).
-func readBuffered(f *os.File, p []byte) (int, error) {
+// is gone (EIO). f must have no read deadline in the past (RawConn.Read
+// refuses it).
+func ReadBuffered(f *os.File, p []byte) (int, error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return 0, err

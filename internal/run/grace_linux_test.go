@@ -98,3 +98,27 @@ func TestGraceKeepsTheStatusRecord(t *testing.T) {
 		t.Fatalf("summary %+v: the records written before the grace ended were lost", sum)
 	}
 }
+
+// After the grace, a reader does not follow a writer that goes on (an
+// escaped process): it stops after its bound (DrainMax; 1,000 bytes here)
+// though the pipe holds more.
+func TestGraceReadsNoMoreThanItsBound(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if _, err := w.Write(make([]byte, 4096)); err != nil {
+		t.Fatal(err)
+	}
+	endGrace([]*os.File{r})
+	c := newCapture(1<<20, nil, nil)
+	drain(&graceReader{f: r, left: 1000}, c)
+	if got, _ := c.result(); len(got) != 1000 {
+		t.Fatalf("read %d bytes after the grace, want the bound, 1000", len(got))
+	}
+	if newGraceReader(r).left != DrainMax {
+		t.Fatal("a new reader's bound is not DrainMax")
+	}
+}

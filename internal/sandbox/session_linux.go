@@ -339,28 +339,20 @@ func (p *Process) copyOut(specs ...copySpec) {
 }
 
 // drainNow reads what r holds now, without waiting for more, up to
-// drainMax bytes (a background child writing on is not followed).
+// run.DrainMax bytes (a background child writing on is not followed).
 func drainNow(r *os.File, w io.Writer, buf []byte) {
 	_ = r.SetReadDeadline(time.Time{}) // RawConn.Read refuses a file past its deadline
-	rc, err := r.SyscallConn()
-	if err != nil {
-		return
-	}
-	_ = rc.Read(func(fd uintptr) bool {
-		for left := drainMax; left > 0; {
-			n, err := unix.Read(int(fd), buf[:min(len(buf), left)])
-			if n <= 0 || err != nil {
-				return true // EAGAIN: the pipe is empty; EOF; or an error
-			}
+	for left := run.DrainMax; left > 0; {
+		n, err := run.ReadBuffered(r, buf[:min(len(buf), left)])
+		if n > 0 {
 			_, _ = w.Write(buf[:n])
 			left -= n
 		}
-		return true
-	})
+		if err != nil {
+			return
+		}
+	}
 }
-
-// drainMax bounds the last read of a stream once its process ended.
-const drainMax = 1 << 20
 
 // liveWriter never fails the copy: a live reader that stops reading must
 // not stop the ring from filling.
