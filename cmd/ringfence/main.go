@@ -61,7 +61,7 @@ func main() {
 
 // execute runs the CLI and returns the process exit code. Tests call it.
 func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot()
+	root := newRoot(subcommandsFor(args))
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -82,7 +82,8 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-func newRoot() *cobra.Command {
+// newRoot is the root command over subs.
+func newRoot(subs []*cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ringfence",
 		Short: "Confine what an AI agent's commands and file operations may touch",
@@ -92,7 +93,7 @@ model what happened in words it can act on.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(subcommands()...)
+	root.AddCommand(subs...)
 	setVersionFlag(root)
 	colorFlag(root)
 	completeValues(root)

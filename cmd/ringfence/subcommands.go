@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -9,21 +10,63 @@ import (
 	"github.com/ringfence/ringfence/internal/pid1"
 )
 
-// subcommands lists every subcommand, one file each.
+// commands are the subcommands, one file each, in the order help lists them.
+var commands = []struct {
+	name string
+	make func() *cobra.Command
+}{
+	{"run", newRunCmd},
+	{"shell", newShellCmd}, // shell.go
+	{"mcp", newMCPCmd},
+	{"serve", newServeCmd}, // serve.go: the agent-sandbox runtime API
+	{"audit", newAuditCmd},
+	{"classify", newClassifyCmd},
+	{"policy", newPolicyCmd},
+	{"doctor", newDoctorCmd},
+	{"conformance", newConformanceCmd},
+	{"cache", newCacheCmd},
+	{"version", newVersionCmd},
+}
+
+// subcommands makes every subcommand.
 func subcommands() []*cobra.Command {
-	return []*cobra.Command{
-		newRunCmd(),
-		newShellCmd(), // shell.go
-		newMCPCmd(),
-		newServeCmd(), // serve.go: the agent-sandbox runtime API
-		newAuditCmd(),
-		newClassifyCmd(),
-		newPolicyCmd(),
-		newDoctorCmd(),
-		newConformanceCmd(),
-		newCacheCmd(),
-		newVersionCmd(),
+	all := make([]*cobra.Command, len(commands))
+	for i, c := range commands {
+		all[i] = c.make()
 	}
+	return all
+}
+
+// subcommandsFor makes only the subcommand args invoke, when args name one
+// (`run …`, `--color never mcp …`): building every command's flags is a
+// tenth of a cold start's page faults, and a run pays for all of it. Help,
+// completion, a mistyped name and no name at all get every subcommand, so
+// that listings and suggestions are whole.
+func subcommandsFor(args []string) []*cobra.Command {
+	name := invokedName(args)
+	for _, c := range commands {
+		if c.name == name {
+			return []*cobra.Command{c.make()}
+		}
+	}
+	return subcommands()
+}
+
+// invokedName is the first word of args that is not a root flag or its
+// value: the subcommand cobra will look up, or "".
+func invokedName(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return ""
+		case a == "--color":
+			i++ // its value is the next word
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
 }
 
 // dispatchInternal runs the hidden entry points the binary re-executes
