@@ -13,12 +13,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/run"
-	"github.com/ringfence/ringfence/internal/testenv"
-	"github.com/ringfence/ringfence/policy"
 )
 
 // A child executes its own descriptor of the carried init, whatever
@@ -71,15 +68,7 @@ func TestInitStartsWhateverTheDescriptorNumbers(t *testing.T) {
 
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
-			prov := b.new()
-			testenv.Need(t, b.name+" backend", prov.Available())
-			ws := t.TempDir()
-			p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: ws, Baseline: policy.Read,
-				Layers: []policy.Layer{{Path: ws, Access: policy.Write, Origin: policy.FromMode}}}
-			c, err := prov.Confine(confine.Request{Argv: []string{"/bin/true"}, Policy: p, Env: []string{"PATH=/usr/bin:/bin"}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := confineInWorkspace(t, b, []string{"/bin/true"}, []string{"PATH=/usr/bin:/bin"})
 			c.ExtraFiles = append(c.ExtraFiles, below(t)) // run closes it once started
 			r, err := run.Run(context.Background(), c, run.Options{Timeout: time.Minute})
 			if err != nil {

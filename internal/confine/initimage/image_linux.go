@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"sync"
-	"unsafe"
 
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/entry"
@@ -124,16 +123,8 @@ func sealed(data string) (int, error) {
 		return -1, err
 	}
 	defer unix.Close(fd)
-	buf := unsafe.Slice(unsafe.StringData(data), len(data))
-	for len(buf) > 0 {
-		n, err := unix.Write(fd, buf)
-		if err != nil {
-			if errors.Is(err, unix.EINTR) {
-				continue
-			}
-			return -1, fmt.Errorf("initimage: writing the init: %w", err)
-		}
-		buf = buf[n:]
+	if err := fill(fd, data); err != nil {
+		return -1, err
 	}
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
 		return -1, fmt.Errorf("initimage: sealing the init: %w", err)

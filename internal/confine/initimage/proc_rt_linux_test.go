@@ -7,11 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/initproc/inittest"
-	"github.com/ringfence/ringfence/internal/testenv"
-	"github.com/ringfence/ringfence/policy"
 )
 
 // rtProbe is what the confined command runs (rt16, issue 16 red team).
@@ -80,15 +77,7 @@ func TestRTCommandCannotReachTheSealedInit(t *testing.T) {
 	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
-			prov := b.new()
-			testenv.Need(t, b.name+" backend", prov.Available())
-			ws := t.TempDir()
-			p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: ws, Baseline: policy.Read,
-				Layers: []policy.Layer{{Path: ws, Access: policy.Write, Origin: policy.FromMode}}}
-			c, err := prov.Confine(confine.Request{Argv: []string{"/bin/sh", "-c", rtProbe}, Policy: p, Env: rtEnv(n)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := confineInWorkspace(t, b, []string{"/bin/sh", "-c", rtProbe}, rtEnv(n))
 			res, err := inittest.Run(c, nil)
 			if err != nil || res.Code != 0 || !strings.Contains(res.Stdout, "STDIO:0\nSTDIO:1\nSTDIO:2\n") || !strings.Contains(res.Stdout, "done") {
 				t.Fatalf("run: %v %+v", err, res)

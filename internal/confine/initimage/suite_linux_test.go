@@ -17,17 +17,36 @@ import (
 	"github.com/ringfence/ringfence/policy"
 )
 
+type backend struct {
+	name string
+	new  func() confine.Provider
+	gaps map[string]string // the backend's own TestAttacks passes the same
+}
+
 // The backends whose init is the carried one. This package's TestMain sets
 // RINGFENCE_INIT=embedded, so every run here executes the blob a
 // program ships, not the test binary (which every other package's tests
 // run as their init).
-var backends = []struct {
-	name string
-	new  func() confine.Provider
-	gaps map[string]string // the backend's own TestAttacks passes the same
-}{
+var backends = []backend{
 	{"linux", func() confine.Provider { return linux.New(linux.Options{}) }, map[string]string{}},
 	{"landlock", func() confine.Provider { return &landlock.Provider{} }, inittest.LandlockGaps},
+}
+
+// confineInWorkspace confines argv with b's provider under a
+// workspace-write policy over a new temporary directory, or skips (failing
+// under RINGFENCE_REQUIRE_ALL) where b does not run.
+func confineInWorkspace(t *testing.T, b backend, argv, env []string) *confine.Cmd {
+	t.Helper()
+	prov := b.new()
+	testenv.Need(t, b.name+" backend", prov.Available())
+	ws := t.TempDir()
+	p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: ws, Baseline: policy.Read,
+		Layers: []policy.Layer{{Path: ws, Access: policy.Write, Origin: policy.FromMode}}}
+	c, err := prov.Confine(confine.Request{Argv: argv, Policy: p, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // The whole escape suite, each attack with its unconfined control, and the
@@ -52,16 +71,7 @@ func TestCarriedInitDoesOrdinaryWork(t *testing.T) {
 func TestRunsExecuteTheMemfd(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
-			prov := b.new()
-			testenv.Need(t, b.name+" backend", prov.Available())
-			ws := t.TempDir()
-			p := &policy.Policy{Mode: policy.WorkspaceWrite, Root: ws, Baseline: policy.Read,
-				Layers: []policy.Layer{{Path: ws, Access: policy.Write, Origin: policy.FromMode}}}
-			c, err := prov.Confine(confine.Request{Argv: []string{"/bin/sh", "-c", "ls -l /proc/self/fd/; sleep 1"}, Policy: p,
-				Env: []string{"PATH=/usr/bin:/bin"}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := confineInWorkspace(t, b, []string{"/bin/sh", "-c", "ls -l /proc/self/fd/; sleep 1"}, []string{"PATH=/usr/bin:/bin"})
 			seen := map[string]bool{}
 			var mu sync.Mutex
 			done := make(chan struct{})
