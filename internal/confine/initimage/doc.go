@@ -60,9 +60,13 @@
 //
 // # Gaps
 //
-// Each process pays one copy of the blob into the memfd (≈3 MB, well
-// under a millisecond) on its first run; a one-shot `ringfence run` pays
-// it every time. Other architectures fall back to SelfExe until a blob is
+// Each process pays one copy of the blob into the memfd (≈3 MB) on its
+// first run; a one-shot `ringfence run` pays it every time. The kernel
+// copies it from the executable's own file (sendfile from /proc/self/exe
+// at the blob's offset, fill_linux.go), so the blob is never faulted into
+// the process (≈1 ms on the PVM host where a write from memory cost ≈3);
+// where that cannot be done it is written from memory. Both read the same
+// page-cache bytes: the blob's pages are that file's, mapped read-only. Other architectures fall back to SelfExe until a blob is
 // generated for them. The bwrap backend's exec shim and the reaper that
 // supervises a danger-full-access run (internal/run, `__reap`) are still
 // the whole binary: each links more than the init (the shim the domains
