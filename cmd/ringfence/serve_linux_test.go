@@ -208,6 +208,15 @@ func TestServeUserGuideGRPCExamples(t *testing.T) {
 	if exit, _ := ev[len(ev)-1]["exit"].(map[string]any); exit == nil || exit["exitCode"] != nil {
 		t.Fatalf("PTY exit: %v", ev[len(ev)-1])
 	}
+	// list and describe read nothing but server reflection.
+	lout, err := exec.Command(gc, "-plaintext", s.grpc, "list").Output()
+	if err != nil || !strings.Contains(string(lout), "process.v1.ProcessService\n") || !strings.Contains(string(lout), "grpc.reflection.v1.ServerReflection\n") {
+		t.Fatalf("grpcurl list: %v\n%s", err, lout)
+	}
+	dout, err := exec.Command(gc, "-plaintext", s.grpc, "describe", "process.v1.ProcessService").Output()
+	if err != nil || !strings.Contains(string(dout), "rpc Start ( .process.v1.StartRequest ) returns ( stream .process.v1.StartResponse );") {
+		t.Fatalf("grpcurl describe: %v\n%s", err, dout)
+	}
 	// grpcurl -v shows ringfence's outcome among the trailers.
 	c := exec.Command(gc, "-plaintext", "-v", "-d", `{"config":{"command":["true"]}}`, s.grpc, "process.v1.ProcessService/Execute")
 	vout, err := c.Output()

@@ -7,7 +7,7 @@
 // table, the stdin bound) is defined once in package wire, which the
 // client (package remote) shares.
 //
-// Serve wires them: server reflection on (grpcurl works without the
+// Serve wires them: server reflection on (package reflection; grpcurl works without the
 // .proto), an optional bearer token on every gRPC call and every REST
 // request but /v1/health (the kubelet's readiness probe carries none),
 // optional TLS. Graceful shutdown, in this order: the REST handler's

@@ -17,10 +17,10 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
 	"github.com/ringfence/ringfence/internal/sandboxd/process"
+	"github.com/ringfence/ringfence/internal/sandboxd/reflection"
 	pb "github.com/ringfence/ringfence/internal/sandboxd/spec/process/v1"
 )
 
