@@ -6,7 +6,9 @@
 // fish (completion.go, from the parsers' own lists), colour on ringfence's
 // own prefixes only and only on a terminal (color.go: NO_COLOR, TERM=dumb,
 // --color), notes in the command line's words (outcome.AudienceCLI: --timeout,
-// --memory, sizes in MiB), and an exit-status table in `run --help`.
+// --memory, sizes in MiB), and an exit-status table in `run --help`. Only the
+// subcommand invoked is built (subcommandsFor): a cold `ringfence run` does
+// not pay for every other command's flags; help and completion get them all.
 // README.md's examples are run by docs_test.go; its install command by
 // install_test.go, which checks the binary is static (no PT_INTERP, no
 // DT_NEEDED) — only with CGO_ENABLED=0, which the README's commands carry:
