@@ -86,6 +86,16 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // newRoot is the root command over subs.
 func newRoot(subs []*cobra.Command) *cobra.Command {
+	root := bareRoot()
+	root.AddCommand(subs...)
+	setVersionFlag(root)
+	completeValues(root)
+	return root
+}
+
+// bareRoot is the root command with its own flags and no subcommand: what
+// cobra's lookup of the subcommand sees (subcommandsFor).
+func bareRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ringfence",
 		Short: "Confine what an AI agent's commands and file operations may touch",
@@ -95,10 +105,7 @@ model what happened in words it can act on.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(subs...)
-	setVersionFlag(root)
 	colorFlag(root)
-	completeValues(root)
 	return root
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,32 +40,25 @@ func subcommands() []*cobra.Command {
 // (`run …`, `--color never mcp …`): building every command's flags is a
 // tenth of a cold start's page faults, and a run pays for all of it. Help,
 // completion, a mistyped name and no name at all get every subcommand, so
-// that listings and suggestions are whole.
+// that listings and suggestions are whole. Which word names the command is
+// cobra's own decision (Find over a root with the real root's flags and a
+// stub per subcommand): its rules for flag values before the name — `-h
+// run` is help with "run" as the flag's value, `--policy p run` is run —
+// are not ours to copy.
 func subcommandsFor(args []string) []*cobra.Command {
-	name := invokedName(args)
-	for _, c := range commands {
-		if c.name == name {
-			return []*cobra.Command{c.make()}
+	root := bareRoot()
+	stubs := make(map[*cobra.Command]int, len(commands))
+	for i, c := range commands {
+		stub := &cobra.Command{Use: c.name, Run: func(*cobra.Command, []string) {}}
+		root.AddCommand(stub)
+		stubs[stub] = i
+	}
+	if found, _, err := root.Find(args); err == nil {
+		if i, ok := stubs[found]; ok {
+			return []*cobra.Command{commands[i].make()}
 		}
 	}
 	return subcommands()
-}
-
-// invokedName is the first word of args that is not a root flag or its
-// value: the subcommand cobra will look up, or "".
-func invokedName(args []string) string {
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--":
-			return ""
-		case a == "--color":
-			i++ // its value is the next word
-		case strings.HasPrefix(a, "-"):
-		default:
-			return a
-		}
-	}
-	return ""
 }
 
 // dispatchInternal runs the hidden entry points the binary re-executes
