@@ -1,5 +1,3 @@
-//lint:file-ignore SA1019 v1alpha is deprecated, and still what older clients speak: serving it is the point
-
 package reflection
 
 import (
@@ -14,9 +12,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	v1 "google.golang.org/grpc/reflection/grpc_reflection_v1"
-	v1alpha "google.golang.org/grpc/reflection/grpc_reflection_v1alpha"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
@@ -32,7 +28,7 @@ type Services interface {
 func Register(s *grpc.Server) {
 	srv := &server{services: s, files: protoregistry.GlobalFiles, types: protoregistry.GlobalTypes}
 	v1.RegisterServerReflectionServer(s, srv)
-	v1alpha.RegisterServerReflectionServer(s, alpha{srv})
+	registerAlpha(s, srv)
 }
 
 type server struct {
@@ -40,6 +36,7 @@ type server struct {
 	services Services
 	files    *protoregistry.Files
 	types    *protoregistry.Types
+	raws     sync.Map // path → the file's raw descriptor, unzipped once
 }
 
 // ServerReflectionInfo answers each request of the stream in turn.
@@ -158,24 +155,31 @@ func (s *server) extensionNumbers(name string) ([]int32, error) {
 // imports, transitively, that sent does not hold; it adds them all to
 // sent. fd itself is always included: a client may ask twice.
 func (s *server) withImports(fd protoreflect.FileDescriptor, sent map[string]bool) ([][]byte, error) {
+	if fd.IsPlaceholder() {
+		return nil, fmt.Errorf("reflection: %s is not linked", fd.Path())
+	}
 	var out [][]byte
+	now := map[string]bool{} // sent by this answer: marked once it is whole
 	queue := []protoreflect.FileDescriptor{fd}
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		if f.IsPlaceholder() || (len(out) > 0 && sent[f.Path()]) {
+		if f.IsPlaceholder() || now[f.Path()] || (f != fd && sent[f.Path()]) {
 			continue
 		}
 		raw, err := s.raw(f)
 		if err != nil {
 			return nil, err
 		}
-		sent[f.Path()] = true
+		now[f.Path()] = true
 		out = append(out, raw)
 		imports := f.Imports()
 		for i := range imports.Len() {
 			queue = append(queue, imports.Get(i).FileDescriptor)
 		}
+	}
+	for path := range now {
+		sent[path] = true
 	}
 	return out, nil
 }
@@ -185,13 +189,10 @@ func (s *server) withImports(fd protoreflect.FileDescriptor, sent map[string]boo
 type legacyMessage interface{ Descriptor() ([]byte, []int) }
 type legacyEnum interface{ EnumDescriptor() ([]byte, []int) }
 
-// rawCache holds each file's raw descriptor once unzipped, by path.
-var rawCache sync.Map
-
 // raw is the serialized FileDescriptorProto of f as protoc wrote it, read
 // through the legacy method of one of its generated messages or enums.
 func (s *server) raw(f protoreflect.FileDescriptor) ([]byte, error) {
-	if b, ok := rawCache.Load(f.Path()); ok {
+	if b, ok := s.raws.Load(f.Path()); ok {
 		return b.([]byte), nil
 	}
 	gz := s.gzipped(f)
@@ -206,7 +207,7 @@ func (s *server) raw(f protoreflect.FileDescriptor) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reflection: the descriptor of %s: %w", f.Path(), err)
 	}
-	rawCache.Store(f.Path(), b)
+	s.raws.Store(f.Path(), b)
 	return b, nil
 }
 
@@ -234,41 +235,6 @@ func (s *server) gzipped(f protoreflect.FileDescriptor) []byte {
 			gz, _ := e.EnumDescriptor()
 			return gz
 		}
-	}
-	return nil
-}
-
-// alpha serves v1alpha by translating each message to and from v1 through
-// the wire format: the two packages' messages have the same fields.
-type alpha struct{ s *server }
-
-func (a alpha) ServerReflectionInfo(stream v1alpha.ServerReflection_ServerReflectionInfoServer) error {
-	recv := func() (*v1.ServerReflectionRequest, error) {
-		in, err := stream.Recv()
-		if err != nil {
-			return nil, err
-		}
-		req := &v1.ServerReflectionRequest{}
-		return req, convert(in, req)
-	}
-	send := func(resp *v1.ServerReflectionResponse) error {
-		out := &v1alpha.ServerReflectionResponse{}
-		if err := convert(resp, out); err != nil {
-			return err
-		}
-		return stream.Send(out)
-	}
-	return a.s.serve(recv, send)
-}
-
-// convert copies from into to through the wire format.
-func convert(from, to proto.Message) error {
-	b, err := proto.Marshal(from)
-	if err != nil {
-		return status.Errorf(codes.Internal, "reflection: %v", err)
-	}
-	if err := proto.Unmarshal(b, to); err != nil {
-		return status.Errorf(codes.Internal, "reflection: %v", err)
 	}
 	return nil
 }
