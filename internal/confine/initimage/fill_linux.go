@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -20,12 +21,15 @@ import (
 // same bytes: blob's pages are the executable file's page cache, mapped
 // read-only, and /proc/self/exe is the file this process was started from
 // (a rename or a new file at the path does not change it).
-func fill(fd int, data string) error {
-	if copyFromExe(fd, data) == nil {
-		return nil
+// It returns how the bytes got there, for doctor.
+func fill(fd int, data string) (string, error) {
+	err := copyFromExe(fd, data)
+	if err == nil {
+		return fromExe, nil
 	}
+	how := fromMemory + " (" + err.Error() + ")"
 	if err := unix.Ftruncate(fd, 0); err != nil {
-		return fmt.Errorf("initimage: emptying the init after a failed copy: %w", err)
+		return "", fmt.Errorf("initimage: emptying the init after a failed copy: %w", err)
 	}
 	buf := unsafe.Slice(unsafe.StringData(data), len(data))
 	for off := 0; off < len(buf); {
@@ -33,13 +37,22 @@ func fill(fd int, data string) error {
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}
+		if err == nil && n == 0 {
+			err = io.ErrShortWrite
+		}
 		if err != nil {
-			return fmt.Errorf("initimage: writing the init: %w", err)
+			return "", fmt.Errorf("initimage: writing the init: %w", err)
 		}
 		off += n
 	}
-	return nil
+	return how, nil
 }
+
+// How the blob reached the memfd (fill).
+const (
+	fromExe    = "copied by the kernel from the executable"
+	fromMemory = "written from memory"
+)
 
 // copyFromExe copies data into fd from the executable's file, at the
 // offset its program headers give for data's address, and checks the
@@ -48,10 +61,11 @@ func fill(fd int, data string) error {
 func copyFromExe(fd int, data string) error {
 	exe, err := unix.Open("/proc/self/exe", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return fmt.Errorf("initimage: opening /proc/self/exe: %w", err)
 	}
 	defer unix.Close(exe)
-	off, err := fileOffset(exe, uint64(uintptr(unsafe.Pointer(unsafe.StringData(data)))), uint64(len(data)))
+	addr := uint64(uintptr(unsafe.Pointer(unsafe.StringData(data))))
+	off, err := fileOffset(exe, addr, uint64(len(data)))
 	if err != nil {
 		return err
 	}
@@ -61,7 +75,7 @@ func copyFromExe(fd int, data string) error {
 			continue
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("initimage: sendfile from the executable: %w", err)
 		}
 		if n == 0 {
 			return errors.New("initimage: the executable ended before the init")

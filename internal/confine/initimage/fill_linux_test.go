@@ -54,8 +54,12 @@ func TestFillWritesWhatIsNotInTheExecutable(t *testing.T) {
 	if _, err := unix.Write(fd, []byte("left by a failed copy, longer than nothing")); err != nil {
 		t.Fatal(err)
 	}
-	if err := fill(fd, data); err != nil {
+	how, err := fill(fd, data)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.HasPrefix(how, fromMemory+" (") {
+		t.Errorf("fill says it was %q", how)
 	}
 	if contents(t, fd) != data {
 		t.Fatal("fill's fallback did not write exactly the data")

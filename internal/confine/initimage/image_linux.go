@@ -31,6 +31,7 @@ var image struct {
 	err  error
 	fd   int         // the memfd, when path names it
 	id   unix.Stat_t // what fd was when it was sealed
+	how  string      // how the blob reached the memfd (fill)
 }
 
 // Path names the init: /proc/self/fd/N of this process's sealed memfd
@@ -49,13 +50,13 @@ func Path() (string, error) {
 			image.path, image.why = initproc.SelfExe, "chosen"
 			return
 		}
-		fd, err := sealed(blob)
+		fd, how, err := sealed(blob)
 		if err == nil {
 			err = unix.Fstat(fd, &image.id)
 		}
 		switch {
 		case err == nil:
-			image.fd, image.path = fd, "/proc/self/fd/"+strconv.Itoa(fd)
+			image.fd, image.path, image.how = fd, "/proc/self/fd/"+strconv.Itoa(fd), how
 		case src == mustEmbedded:
 			image.err = err
 		default:
@@ -108,7 +109,7 @@ func Describe() string {
 	case err != nil:
 		return err.Error()
 	case path != initproc.SelfExe:
-		return fmt.Sprintf("embedded (%d KiB, sealed memfd)", len(blob)>>10)
+		return fmt.Sprintf("embedded (%d KiB, sealed memfd, %s)", len(blob)>>10, image.how)
 	case blob == "":
 		return "the ringfence binary (no init is carried for this platform)"
 	}
@@ -116,24 +117,25 @@ func Describe() string {
 }
 
 // sealed writes data into a new memfd, seals it and moves it to a
-// descriptor at or above minFD, which it returns.
-func sealed(data string) (int, error) {
+// descriptor at or above minFD, which it returns with how data got there.
+func sealed(data string) (int, string, error) {
 	fd, err := memfd()
 	if err != nil {
-		return -1, err
+		return -1, "", err
 	}
 	defer unix.Close(fd)
-	if err := fill(fd, data); err != nil {
-		return -1, err
+	how, err := fill(fd, data)
+	if err != nil {
+		return -1, "", err
 	}
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
-		return -1, fmt.Errorf("initimage: sealing the init: %w", err)
+		return -1, "", fmt.Errorf("initimage: sealing the init: %w", err)
 	}
 	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, minFD)
 	if err != nil {
-		return -1, fmt.Errorf("initimage: moving the init's descriptor: %w", err)
+		return -1, "", fmt.Errorf("initimage: moving the init's descriptor: %w", err)
 	}
-	return high, nil
+	return high, how, nil
 }
 
 // memfd makes the memfd, executable: MFD_EXEC says so where the kernel

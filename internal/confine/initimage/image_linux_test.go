@@ -25,9 +25,12 @@ func needBlob(t *testing.T) {
 // os/exec rewrites in a child.
 func TestMemfdIsSealed(t *testing.T) {
 	needBlob(t)
-	fd, err := sealed(blob)
+	fd, how, err := sealed(blob)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if how != fromExe {
+		t.Errorf("the blob was %s, not %s", how, fromExe)
 	}
 	if fd < minFD {
 		t.Fatalf("descriptor %d below %d", fd, minFD)
