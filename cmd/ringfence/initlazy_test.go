@@ -35,6 +35,16 @@ var initBudget = map[string]int{
 // 84 allocations) stay within an allocation budget but not within this.
 const initBytesBudget = 16 << 10
 
+// initBytesBudgetFor raises initBytesBudget for a package whose init is
+// not ours to make lazy.
+var initBytesBudgetFor = map[string]int{
+	// Generated protobuf code registers its file at init (protoimpl), and
+	// the global registry's tables grow then. Since protodesc and its
+	// descriptor packages left the binary (internal/sandboxd/reflection),
+	// that growth is counted here: 14 KiB before, ≈18 KiB since.
+	"internal/sandboxd/spec/process/v1": 24 << 10,
+}
+
 // The CLI's package initialisation stays within initBudget per package, and
 // the module's library packages within 320 allocations in all (≈2,000
 // before tables, regexps and templates became lazy) and initBytesBudget
@@ -73,8 +83,12 @@ func TestPackageInitIsLazy(t *testing.T) {
 		seen[pkg] = allocs
 		total += allocs
 		totalBytes += size
-		if size > initBytesBudget {
-			t.Errorf("package %s allocates %d bytes at init (budget %d): build its tables on first use", pkg, size, initBytesBudget)
+		budget := initBytesBudget
+		if b, ok := initBytesBudgetFor[pkg]; ok {
+			budget = b
+		}
+		if size > budget {
+			t.Errorf("package %s allocates %d bytes at init (budget %d): build its tables on first use", pkg, size, budget)
 		}
 	}
 	if len(seen) == 0 {
