@@ -8,6 +8,21 @@ import (
 	"github.com/ringfence/ringfence/internal/status"
 )
 
+// heldPipe is the read end of a pipe holding what write wrote; its write
+// end stays open until the test ends, as one held by an escaped process.
+func heldPipe(t *testing.T, write func(w *os.File) error) *os.File {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	if err := write(w); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // A reader that had not run when the grace ended (a saturated supervisor)
 // still returns everything the dead tree wrote, though a write end is
 // still held open (something that escaped). The control ends the grace by
@@ -15,14 +30,7 @@ import (
 func TestGraceKeepsBufferedOutput(t *testing.T) {
 	const out = "session22call10token\n"
 	read := func(end func(*os.File)) (string, time.Duration) {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close() // held past the grace, as by an escaped process
-		if _, err := w.WriteString(out); err != nil {
-			t.Fatal(err)
-		}
+		r := heldPipe(t, func(w *os.File) error { _, err := w.WriteString(out); return err })
 		end(r) // the grace ends before the reader first runs
 		defer r.Close()
 		c := newCapture(1<<20, nil, nil)
@@ -74,18 +82,17 @@ func TestGraceEndsABlockedReader(t *testing.T) {
 // is read, so a run that succeeded never reads as a runner failure. The
 // control closes the end instead: the records are lost.
 func TestGraceKeepsTheStatusRecord(t *testing.T) {
-	read := func(end func(*os.File)) status.Summary {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close()
-		code := 0
+	code := 0
+	records := func(w *os.File) error {
 		for _, e := range []status.Event{{Kind: status.Exec}, {Kind: status.Started, Pid: 2}, {Kind: status.Exited, ExitCode: &code}} {
 			if err := status.Write(w, e); err != nil {
-				t.Fatal(err)
+				return err
 			}
 		}
+		return nil
+	}
+	read := func(end func(*os.File)) status.Summary {
+		r := heldPipe(t, records)
 		end(r)
 		defer r.Close()
 		return status.Read(newGraceReader(r))

@@ -20,8 +20,9 @@ import (
 // Where that cannot be done it writes from memory. The two sources are the
 // same bytes: blob's pages are the executable file's page cache, mapped
 // read-only, and /proc/self/exe is the file this process was started from
-// (a rename or a new file at the path does not change it).
-// It returns how the bytes got there, for doctor.
+// (a rename or a new file at the path does not change it:
+// TestReplacedBinaryCannotBecomeEmbeddedInit). It returns how the bytes
+// got there, for doctor.
 func fill(fd int, data string) (string, error) {
 	err := copyFromExe(fd, data)
 	if err == nil {

@@ -48,7 +48,7 @@ func replacedHelper() {
 	if r.ExitCode != nil {
 		code = *r.ExitCode
 	}
-	fmt.Printf("exit %d stdout %q stderr %q init %s\n", code, r.Stdout, r.Stderr, initimage.Describe())
+	fmt.Printf("init %s exit %d stdout %q stderr %q\n", initimage.Describe(), code, r.Stdout, r.Stderr)
 	os.Exit(0)
 }
 
@@ -79,7 +79,7 @@ func TestReplacedBinaryCannotBecomeInitNonRoot(t *testing.T) {
 func TestReplacedBinaryCannotBecomeEmbeddedInit(t *testing.T) {
 	testenv.Need(t, "landlock backend", (&Provider{}).Available())
 	replacebin.Test(t, []string{"RF_LL_HELPER=replaced", "RF_LL_DIR=" + t.TempDir(), initimage.Env + "=embedded"},
-		`exit 0 stdout "confined-ok\n" stderr "" init embedded (`)
+		`sealed memfd, copied by the kernel from the executable) exit 0 stdout "confined-ok\n" stderr ""`)
 }
 
 func TestReplacedBinaryCannotBecomeEmbeddedInitNonRoot(t *testing.T) {

@@ -17,9 +17,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
-// Services is what reflection lists: the services registered on the
+// serviceLister is what reflection lists: the services registered on the
 // server (*grpc.Server has it).
-type Services interface {
+type serviceLister interface {
 	GetServiceInfo() map[string]grpc.ServiceInfo
 }
 
@@ -33,7 +33,7 @@ func Register(s *grpc.Server) {
 
 type server struct {
 	v1.UnimplementedServerReflectionServer
-	services Services
+	services serviceLister
 	files    *protoregistry.Files
 	types    *protoregistry.Types
 	raws     sync.Map // path → the file's raw descriptor, unzipped once
