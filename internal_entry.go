@@ -6,13 +6,15 @@ import (
 	_ "github.com/ringfence/ringfence/internal/confine/bwrap"
 	_ "github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/entry"
-	_ "github.com/ringfence/ringfence/internal/run"
+	_ "github.com/ringfence/ringfence/internal/reaper"
 )
 
 // MaybeInternal runs the hidden entry point this binary was re-executed as,
 // if any, and then exits; otherwise it returns false at once. A confining
 // Local re-executes the running binary as the sandbox init (`__confine`),
-// the subreaper (`__reap`) or bubblewrap's exec shim (`__exec`), so every
+// the subreaper (`__reap`) or bubblewrap's exec shim (`__exec`) — the init
+// and the subreaper only where no init image is carried (off linux/amd64,
+// or where no memfd can be made: internal/confine/initimage) — so every
 // binary that creates one — the ringfence CLI, a program embedding the
 // library, a test binary — must call it first thing in main (or TestMain):
 //

@@ -3,6 +3,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"github.com/ringfence/ringfence/internal/proctree"
 	"os"
 	"path"
 	"path/filepath"
@@ -282,7 +283,7 @@ func (g *cgroup) evictOwnThreads() {
 // ownThreadsIn filters a v1 tasks list down to this process's threads.
 func ownThreadsIn(tasks string) []int {
 	var out []int
-	for _, t := range parsePids(tasks) {
+	for _, t := range proctree.ParsePids(tasks) {
 		if _, err := os.Stat("/proc/self/task/" + strconv.Itoa(t)); err == nil {
 			out = append(out, t)
 		}
@@ -380,7 +381,7 @@ func (g *cgroup) sample() sample {
 
 // members lists the processes in the group.
 func (g *cgroup) members() []int {
-	return parsePids(g.read(g.ctrl("pids"), "cgroup.procs"))
+	return proctree.ParsePids(g.read(g.ctrl("pids"), "cgroup.procs"))
 }
 
 // remove deletes the directories, retrying briefly while the kernel

@@ -159,18 +159,6 @@ func exitFacts(c cause, sum *status.Summary, code int, signal string) (*int, str
 	return &code, signal
 }
 
-// parsePids parses a whitespace-separated list of pids (the format of
-// /proc/<pid>/task/<tid>/children and cgroup.procs), skipping junk.
-func parsePids(s string) []int {
-	var pids []int
-	for _, f := range strings.Fields(s) {
-		if n, err := strconv.Atoi(f); err == nil && n > 0 {
-			pids = append(pids, n)
-		}
-	}
-	return pids
-}
-
 // procStat is what the supervisor reads from /proc/<pid>/stat.
 type procStat struct {
 	ppid     int

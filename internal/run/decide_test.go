@@ -121,9 +121,6 @@ func TestParseStat(t *testing.T) {
 }
 
 func TestParsers(t *testing.T) {
-	if got := parsePids("12 x 0 -3\n45 "); !cmp.Equal(got, []int{12, 45}) {
-		t.Errorf("parsePids = %v", got)
-	}
 	oom := "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n"
 	if keyed(oom, "oom_kill") != 3 || keyed(oom, "oom") != 0 || keyed("max 9", "max") != 9 {
 		t.Errorf("keyed misread")
@@ -151,11 +148,6 @@ func FuzzParsers(f *testing.F) {
 	// a parsed stat never reports more fields than it read.
 	f.Fuzz(func(t *testing.T, s string) {
 		_, _ = parseStat(s)
-		for _, p := range parsePids(s) {
-			if p <= 0 {
-				t.Fatalf("non-positive pid %d", p)
-			}
-		}
 		_ = keyed(s, "max")
 		_, _ = ownCgroup(s, "memory")
 	})

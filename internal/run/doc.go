@@ -94,14 +94,18 @@
 //     the group, each descendant found, and the root; then every member its
 //     cgroup still lists (the one census a re-parented setsid daemon cannot
 //     leave). With Options.Reaper the command runs under a re-executed
-//     subreaper (the entry point ReapArg): orphans are re-parented to it, not to the
+//     subreaper (internal/reaper): orphans are re-parented to it, not to the
 //     host's init, and it ends the tree on its parent's death, even by
-//     SIGKILL. The reaper is executed from /proc/self/exe, the image the
-//     supervisor runs, so a binary renamed over ours cannot run as it
-//     (TestReplacedBinaryCannotBecomeReaper, with its control). The
-//     binary must call entry.Dispatch (internal/entry, where this package
-//     registers the reaper) first thing in main (the ringfence binary and
-//     every TestMain do); Run refuses the option otherwise, and refuses to run at all inside a process started
+//     SIGKILL. The reaper is executed from the carried init image (a
+//     sealed memfd, internal/confine/initimage: a small program, not the
+//     whole binary) or, where there is none, from /proc/self/exe, the image
+//     the supervisor runs — never from a path, so a binary renamed over
+//     ours cannot run as it (TestReplacedBinaryCannotBecomeReaper and
+//     …EmbeddedReaper, as root and as nobody, with their controls). From
+//     the running binary, the binary must call entry.Dispatch
+//     (internal/entry, where internal/reaper registers itself) first thing
+//     in main (the ringfence binary and every TestMain do); Run refuses the
+//     option otherwise, and refuses to run at all inside a process started
 //     as the reaper, so a binary that fails to dispatch cannot recurse.
 //
 // Pdeathsig is tied to the OS thread that forked, so the forking goroutine

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"github.com/ringfence/ringfence/internal/proctree"
 	"os"
 	"strconv"
 	"syscall"
@@ -52,7 +53,7 @@ func (m *monitor) place(pid int) error {
 func (m *monitor) sample() sample {
 	var s sample
 	var ticks int64
-	for _, pid := range append([]int{m.pid}, descendants(m.pid)...) {
+	for _, pid := range append([]int{m.pid}, proctree.Descendants(m.pid)...) {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
 			continue

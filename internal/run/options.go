@@ -50,11 +50,12 @@ type Options struct {
 	// a runaway or a waste of the budget, and cutting it quietly while it
 	// runs on would hide that.
 	KeepRunningPastCeiling bool
-	// Reaper starts a process-group Cmd under a small re-executed
-	// subreaper (the entry point ReapArg) so a descendant that calls
-	// setsid, or a SIGKILL of the supervisor, leaves no survivor. The
-	// running binary must call entry.Dispatch first thing in main; Run
-	// refuses otherwise.
+	// Reaper starts a process-group Cmd under the subreaper
+	// (internal/reaper) so a descendant that calls setsid, or a SIGKILL of
+	// the supervisor, leaves no survivor. The reaper is executed from the
+	// carried init image (internal/confine/initimage) or, where there is
+	// none, from the running binary, which must then call entry.Dispatch
+	// first thing in main; Run refuses otherwise.
 	Reaper bool
 	// OnStart, when set, is called with the root's pid once it is started
 	// and admitted (placed under its limits, Setup done), before the

@@ -8,6 +8,8 @@ import (
 	"syscall"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/initimage"
+	"github.com/ringfence/ringfence/internal/reaper"
 	"github.com/ringfence/ringfence/internal/status"
 )
 
@@ -184,34 +186,53 @@ func (s *session) readStatus(f *os.File) {
 	go func() { defer s.copies.Done(); s.statusSummary <- status.Read(newGraceReader(f)) }()
 }
 
-// wrapInReaper starts the re-executed binary as "__reap" in place of the
+// wrapInReaper starts the subreaper (internal/reaper) in place of the
 // command; the reaper gets the command's descriptors at 3…, then a status
-// pipe and a start gate after them.
+// pipe and a start gate after them, and, when it is executed from the
+// carried image, that image after those.
 func (s *session) wrapInReaper() error {
+	c := s.c
+	n := len(c.ExtraFiles)
+	// The reaper is executed from the carried image (internal/confine/
+	// initimage, a sealed memfd: a small program) or from the image this
+	// process runs (/proc/self/exe), never from the path ringfence was
+	// installed at: a binary renamed over ours meanwhile must not run as the
+	// reaper (with the supervisor's privileges, outside any sandbox). The
+	// gentle stop recognises the reaper as a runner by the image it runs
+	// (gentleTargets).
+	path, image, err := initimage.ForChild(5 + n)
+	if err != nil {
+		return &StartError{Err: err}
+	}
+	if image == nil && !dispatched() {
+		return &StartError{Err: ErrReaperNotDispatched}
+	}
+	ends := []*os.File{}
+	if image != nil {
+		ends = append(ends, image) // closed once the reaper has started
+	}
 	exe, err := os.Executable()
 	if err != nil {
+		closeAll(ends)
 		return &StartError{Err: err}
 	}
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
+		closeAll(ends)
 		return &StartError{Err: err}
 	}
 	gateR, gateW, err := os.Pipe()
 	if err != nil {
-		closeAll([]*os.File{statusR, statusW})
+		closeAll(append(ends, statusR, statusW))
 		return &StartError{Err: err}
 	}
-	c := s.c
-	args := append([]string{exe, reapArg, strconv.Itoa(len(c.ExtraFiles)), c.Path}, argv(c)...)
-	// The reaper is executed from the image this process runs, not from the
-	// path it was installed at: a binary renamed over ours meanwhile must
-	// not run as the reaper (with the supervisor's privileges, outside any
-	// sandbox), and the gentle stop recognises the reaper as a runner by
-	// that image (gentleTargets).
-	s.cmd.Path, s.cmd.Args = "/proc/self/exe", args
-	s.cmd.Env = append(append([]string{}, environ(c.Env)...), reaperEnv+"=1")
+	args := append([]string{exe, reaper.Arg, strconv.Itoa(n), c.Path}, argv(c)...)
+	s.cmd.Path, s.cmd.Args = path, args
+	s.cmd.Env = append(append([]string{}, environ(c.Env)...), reaper.Env+"=1")
 	s.cmd.ExtraFiles = append(append([]*os.File{}, c.ExtraFiles...), statusW, gateR)
+	s.cmd.ExtraFiles = append(s.cmd.ExtraFiles, ends...)
 	s.childEnds = append(s.childEnds, statusW, gateR)
+	s.childEnds = append(s.childEnds, ends...)
 	s.gate = gateW
 	s.readStatus(statusR)
 	return nil

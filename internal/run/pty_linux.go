@@ -34,12 +34,6 @@ func openPTY() (master, slave *os.File, err error) {
 	return master, os.NewFile(s, "pts"), nil
 }
 
-// isTerminal reports whether f is a terminal.
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
-
 // copySize gives the new terminal the user's window size.
 func copySize(from, to *os.File) {
 	ws, err := unix.IoctlGetWinsize(int(from.Fd()), unix.TIOCGWINSZ)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/entry"
+	"github.com/ringfence/ringfence/internal/reaper"
 	"github.com/ringfence/ringfence/internal/status"
 	"github.com/ringfence/ringfence/outcome"
 )
@@ -19,6 +20,13 @@ import (
 // drainGrace bounds how long output is still read once the tree is dead:
 // a process that escaped every kill must not hang the supervisor.
 const drainGrace = 2 * time.Second
+
+// ErrReaperNotDispatched is returned by Run when Options.Reaper would
+// re-execute a binary that never called entry.Dispatch (no carried image
+// holds the reaper), and inside a process that was started as the reaper
+// but whose binary does not dispatch: it would run its ordinary main — for
+// a test binary the whole suite, starting reapers again without end.
+var ErrReaperNotDispatched = errors.New("this process was started as the run reaper but its binary does not dispatch its entry points (internal/entry)")
 
 // dispatched says whether this binary dispatches its entry points, so it
 // may be re-executed as the reaper (a variable for the misuse test).
@@ -28,7 +36,7 @@ var dispatched = entry.Dispatching
 // when the runner could not be started at all (or its Setup failed); every
 // outcome of a started command is a Result.
 func Run(ctx context.Context, c *confine.Cmd, o Options) (*Result, error) {
-	if os.Getenv(reaperEnv) != "" || (o.Reaper && !dispatched()) {
+	if os.Getenv(reaper.Env) != "" {
 		return nil, &StartError{Err: ErrReaperNotDispatched}
 	}
 	begin := time.Now()

@@ -22,6 +22,3 @@ func Run(ctx context.Context, c *confine.Cmd, o Options) (*Result, error) {
 func Probe() Capabilities {
 	return Capabilities{Resources: ResourcesMonitor, Reason: ErrUnsupported.Error()}
 }
-
-// ReapArg matches the linux dispatch argument.
-const ReapArg = "__reap"

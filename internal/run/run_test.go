@@ -16,6 +16,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/entry"
+	"github.com/ringfence/ringfence/internal/reaper"
 	"github.com/ringfence/ringfence/internal/status"
 	"github.com/ringfence/ringfence/outcome"
 )
@@ -260,7 +261,7 @@ func TestReaperPassesThrough(t *testing.T) {
 	c.ExtraFiles = fd3.ExtraFiles
 	r := mustRun(t, c, Options{Reaper: true, Stdin: strings.NewReader("in\n")})
 	out := string(r.Stdout)
-	if r.ExitCode == nil || *r.ExitCode != 9 || !strings.HasPrefix(out, "in\n") || !strings.Contains(out, "A=1\n") || strings.Contains(out, "CANARY") || strings.Contains(out, reaperEnv) {
+	if r.ExitCode == nil || *r.ExitCode != 9 || !strings.HasPrefix(out, "in\n") || !strings.Contains(out, "A=1\n") || strings.Contains(out, "CANARY") || strings.Contains(out, reaper.Env) {
 		t.Fatalf("exit %v stdout %q stderr %q", r.ExitCode, r.Stdout, r.Stderr)
 	}
 	if b := make([]byte, 8); func() int { n, _ := fd3.Status.Read(b); return n }() != 2 {
@@ -277,7 +278,7 @@ func TestReaperPassesThrough(t *testing.T) {
 // for anyone but Run.
 func TestReaperMisuse(t *testing.T) {
 	t.Run("no recursion", func(t *testing.T) {
-		t.Setenv(reaperEnv, "1")
+		t.Setenv(reaper.Env, "1")
 		_, err := Run(context.Background(), shCmd("true"), Options{Reaper: true})
 		if !errors.Is(err, ErrReaperNotDispatched) {
 			t.Fatalf("err %v", err)
@@ -293,7 +294,7 @@ func TestReaperMisuse(t *testing.T) {
 	})
 	t.Run("not started by Run", func(t *testing.T) {
 		exe, _ := os.Executable()
-		cmd := exec.Command(exe, ReapArg, "0", "/bin/true", "true")
+		cmd := exec.Command(exe, reaper.Arg, "0", "/bin/true", "true")
 		cmd.Env = []string{}
 		err := cmd.Run()
 		var ee *exec.ExitError

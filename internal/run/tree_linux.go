@@ -1,47 +1,13 @@
 package run
 
 import (
+	"github.com/ringfence/ringfence/internal/proctree"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"syscall"
 	"time"
 )
-
-// maxTree bounds a tree walk so a fork bomb cannot make the walk unbounded.
-const maxTree = 1 << 15
-
-// children lists the direct children of pid from
-// /proc/<pid>/task/*/children (every thread can be a parent).
-func children(pid int) []int {
-	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
-	var out []int
-	for _, t := range tasks {
-		b, err := os.ReadFile(t)
-		if err == nil {
-			out = append(out, parsePids(string(b))...)
-		}
-	}
-	return out
-}
-
-// descendants walks the tree under pid (pid excluded), breadth first.
-func descendants(pid int) []int {
-	seen := map[int]bool{pid: true}
-	queue, out := []int{pid}, []int(nil)
-	for len(queue) > 0 && len(out) < maxTree {
-		for _, c := range children(queue[0]) {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-				queue = append(queue, c)
-			}
-		}
-		queue = queue[1:]
-	}
-	return out
-}
 
 // killTree stops every process of the tree rooted at p. It first freezes
 // what it can find (SIGSTOP: a stopped process cannot fork), re-walking
@@ -58,8 +24,8 @@ func killTree(p *proc, group bool) {
 	}
 	var found []int
 	for range 8 {
-		ds := descendants(p.pid)
-		signalAll(ds, syscall.SIGSTOP)
+		ds := proctree.Descendants(p.pid)
+		proctree.SignalAll(ds, syscall.SIGSTOP)
 		if group {
 			_ = syscall.Kill(-p.pid, syscall.SIGSTOP)
 		}
@@ -71,7 +37,7 @@ func killTree(p *proc, group bool) {
 	if group {
 		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	}
-	signalAll(found, syscall.SIGKILL)
+	proctree.SignalAll(found, syscall.SIGKILL)
 	_ = p.process.Signal(syscall.SIGKILL) // by pidfd: never a reused pid
 }
 
@@ -86,11 +52,11 @@ func terminateTree(p *proc, rootIsRunner bool) {
 	}
 	root := exeOf(p.pid)
 	var tree []treeProc
-	for _, pid := range descendants(p.pid) {
+	for _, pid := range proctree.Descendants(p.pid) {
 		tree = append(tree, exeOf(pid))
 	}
 	self := exeOf(os.Getpid())
-	signalAll(gentleTargets(root, tree, rootIsRunner, self.exe), syscall.SIGTERM)
+	proctree.SignalAll(gentleTargets(root, tree, rootIsRunner, self.exe), syscall.SIGTERM)
 }
 
 // exeOf identifies the binary pid runs, by the file /proc/<pid>/exe
@@ -119,13 +85,7 @@ func killMembers(members func() []int) {
 		if len(pids) == 0 {
 			return
 		}
-		signalAll(pids, syscall.SIGKILL)
+		proctree.SignalAll(pids, syscall.SIGKILL)
 		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-func signalAll(pids []int, sig syscall.Signal) {
-	for _, pid := range pids {
-		_ = syscall.Kill(pid, sig)
 	}
 }

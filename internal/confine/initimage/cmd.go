@@ -13,28 +13,38 @@ import (
 // NewCmd prepares the init's Cmd for spec, executed from Path (the
 // carried init, or the running binary: see the package doc).
 func NewCmd(spec *initproc.Spec, attr *syscall.SysProcAttr) (*confine.Cmd, error) {
-	image, err := Path()
+	image, f, err := ForChild(initproc.ImageFD)
 	if err != nil {
 		return nil, err
 	}
-	if image == initproc.SelfExe {
-		return NewCmdAt(image, spec, attr)
-	}
-	f, err := imageFile()
-	if err != nil {
-		return nil, err
-	}
-	cmd, err := newCmd(imagePath, f, spec, attr)
-	if err != nil {
+	cmd, err := newCmd(image, f, spec, attr)
+	if err != nil && f != nil {
 		f.Close()
 	}
 	return cmd, err
 }
 
-// imagePath is where the child finds the carried init: its own
-// descriptor initproc.ImageFD, which os/exec puts in place before it
-// executes (unlike any descriptor the child was not given).
-var imagePath = "/proc/self/fd/" + strconv.Itoa(initproc.ImageFD)
+// ForChild is how a child executes the carried image when it is given the
+// image at descriptor fd (an os/exec child: fd = 3 + the ExtraFiles index):
+// the path it executes, /proc/self/fd/<fd>, and a descriptor of its own on
+// the sealed memfd, which the caller passes at fd and closes once the child
+// has started. A child never executes the process's own descriptor of the
+// memfd: os/exec moves descriptors to just above the highest it was given,
+// which can land on it. Where the image is the running binary (Path), it
+// returns initproc.SelfExe and no file. Besides the init, the image answers
+// the subreaper's entry point (internal/reaper), which internal/run starts
+// this way.
+func ForChild(fd int) (string, *os.File, error) {
+	image, err := Path()
+	if err != nil || image == initproc.SelfExe {
+		return image, nil, err
+	}
+	f, err := imageFile()
+	if err != nil {
+		return "", nil, err
+	}
+	return "/proc/self/fd/" + strconv.Itoa(fd), f, nil
+}
 
 // NewCmdAt prepares the init's Cmd for spec, executed from image
 // (initproc.SelfExe: the running binary): the spec pipe on descriptor 3, written by

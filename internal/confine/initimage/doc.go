@@ -11,19 +11,27 @@
 // record init_linux_amd64.sum) is embedded here, written once per process
 // into a sealed memfd, and each child executes its own copy of that
 // descriptor, passed as descriptor 5 (initproc.ImageFD), as /proc/self/fd/5.
-// There is still one file to install.
+// There is still one file to install. The same image answers the
+// subreaper's entry point (internal/reaper), which internal/run starts the
+// same way (ForChild) for a process-group run — every danger-full-access
+// run — so that run, too, starts a small program instead of the whole
+// binary.
 //
 // # Threat model
 //
 //   - The init must be exactly the code this ringfence was built with. The
 //     blob is part of the running image's memory; a file renamed over
 //     ringfence, or a package upgrade, after it started changes nothing
-//     (TestReplacedBinaryCannotBecomeEmbeddedInit). The memfd is sealed
+//     (TestReplacedBinaryCannotBecomeEmbeddedInit, and internal/run's
+//     TestReplacedBinaryCannotBecomeEmbeddedReaper). The memfd is sealed
 //     against write, grow, shrink and further sealing before it is first
 //     executed (runc's answer to CVE-2019-5736) and close-on-exec, so no
 //     command and no other process of ours can change it; the init closes
 //     its inherited copy first thing and is not dumpable, so a command
-//     cannot open /proc/1/exe either. A child never executes the process's
+//     cannot open /proc/1/exe either; the reaper marks its copy
+//     close-on-exec before the command starts (a danger-full-access
+//     command, unconfined, could read the sealed image through the
+//     reaper's /proc entry, and change nothing). A child never executes the process's
 //     own descriptor number: os/exec's child moves descriptors to just above
 //     the highest it was given, which once landed on it
 //     (TestInitStartsWhateverTheDescriptorNumbers).
@@ -69,10 +77,9 @@
 // memory, and doctor says which. Both read the same page-cache bytes, as
 // they are at the copy: the blob's pages are that file's, mapped
 // read-only. Other architectures fall back to SelfExe until a blob is
-// generated for them. The bwrap backend's exec shim and the reaper that
-// supervises a danger-full-access run (internal/run, `__reap`) are still
-// the whole binary: each links more than the init (the shim the domains
-// proxy's supervisor side, the reaper the run package); each such run
-// pays the whole binary's start (≈16 ms more than the carried init's on
-// the PVM host).
+// generated for them. The bwrap backend's exec shim is still the whole
+// binary: it links the domains proxy's supervisor side (net, net/http),
+// which the deny-list keeps out of the image; each bwrap run pays the
+// whole binary's start (≈16 ms more than the carried image's on the PVM
+// host).
 package initimage
