@@ -61,7 +61,7 @@ func TestRootIsOnlyTheFacade(t *testing.T) {
 		module + "/internal/sandbox",
 		// MaybeInternal's registry of re-executed entry points.
 		module + "/internal/entry",
-		module + "/internal/confine/bwrap", module + "/internal/confine/initproc", module + "/internal/reaper",
+		module + "/internal/confine/bwrap/shim", module + "/internal/confine/initproc", module + "/internal/reaper",
 	}
 	files, err := filepath.Glob("*.go")
 	if err != nil || len(files) == 0 {

@@ -8,7 +8,7 @@
 //   - Points, keyed by os.Args[1], registered by the package that owns
 //     them from an init function, so every binary that links the package
 //     has them: `__confine` (initproc: the sandbox init), `__reap`
-//     (reaper: the subreaper), `__exec` (bwrap: the exec shim). A test may
+//     (reaper: the subreaper), `__exec` (bwrap/shim: the exec shim). A test may
 //     add its own (bwrap's `__attack`). A point's name starts with "__",
 //     which no ringfence subcommand does, so one never shadows the other.
 //   - Roles, keyed by an environment variable, registered only by a test

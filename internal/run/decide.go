@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,11 +50,12 @@ type fileID struct{ dev, ino uint64 }
 // command's tree, and none of the runners confining it. A runner root
 // (the linux init, bwrap, the reaper) forwards or ignores SIGTERM, and
 // some would end the tree at once on it; runners below it (bwrap's own
-// pid 1, the exec shim) are recognised by running the root's binary or
-// this one. A process whose binary could not be read is left to the
-// SIGKILL that follows, never guessed to be the command. A plain root is
-// the command itself and is signalled with all of its tree.
-func gentleTargets(root treeProc, tree []treeProc, rootIsRunner bool, self fileID) []int {
+// pid 1, the exec shim) are recognised by running the root's binary or one
+// of ours (this one, or the carried image: runners). A process whose
+// binary could not be read is left to the SIGKILL that follows, never
+// guessed to be the command. A plain root is the command itself and is
+// signalled with all of its tree.
+func gentleTargets(root treeProc, tree []treeProc, rootIsRunner bool, runners []fileID) []int {
 	if !rootIsRunner {
 		out := []int{root.pid}
 		for _, p := range tree {
@@ -63,7 +65,7 @@ func gentleTargets(root treeProc, tree []treeProc, rootIsRunner bool, self fileI
 	}
 	var out []int
 	for _, p := range tree {
-		if !p.ok || p.exe == self || (root.ok && p.exe == root.exe) {
+		if !p.ok || slices.Contains(runners, p.exe) || (root.ok && p.exe == root.exe) {
 			continue
 		}
 		out = append(out, p.pid)

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/proctree"
 	"os"
 	"slices"
@@ -55,8 +56,11 @@ func terminateTree(p *proc, rootIsRunner bool) {
 	for _, pid := range proctree.Descendants(p.pid) {
 		tree = append(tree, exeOf(pid))
 	}
-	self := exeOf(os.Getpid())
-	proctree.SignalAll(gentleTargets(root, tree, rootIsRunner, self.exe), syscall.SIGTERM)
+	runners := []fileID{exeOf(os.Getpid()).exe}
+	if dev, ino, ok := initimage.Identity(); ok {
+		runners = append(runners, fileID{dev: dev, ino: ino})
+	}
+	proctree.SignalAll(gentleTargets(root, tree, rootIsRunner, runners), syscall.SIGTERM)
 }
 
 // exeOf identifies the binary pid runs, by the file /proc/<pid>/exe

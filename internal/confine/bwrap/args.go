@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ringfence/ringfence/internal/confine"
+	"github.com/ringfence/ringfence/internal/confine/bwrap/shim"
 	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/internal/netproxy"
 	"github.com/ringfence/ringfence/policy"
@@ -27,9 +28,9 @@ const (
 // Kind Missing) makes Args fail rather than guess.
 type StatFunc func(path string) (Kind, error)
 
-// ShimArg is the subcommand of the ringfence binary that acts as the exec
-// shim inside the sandbox (see Shim).
-const ShimArg = "__exec"
+// ShimArg is the entry point of the exec shim bwrap runs inside the
+// sandbox (internal/confine/bwrap/shim).
+const ShimArg = shim.Arg
 
 // ArgOptions are the host facts and descriptor numbers Args needs.
 type ArgOptions struct {
@@ -39,6 +40,11 @@ type ArgOptions struct {
 	// the path is protected; when nil such a path is reported instead.
 	List      ListFunc
 	Shim      string // absolute host path of the ringfence binary run as the exec shim; required
+	// ShimImage says Shim is not a host path but the carried image
+	// (internal/confine/initimage) at a descriptor bwrap passes on,
+	// /proc/self/fd/N inside the sandbox: nothing is bound for it, so the
+	// ringfence binary need not be visible in the view.
+	ShimImage bool
 	StatusFD  int    // descriptor (in bwrap's table) for --json-status-fd; 0: none
 	ShimFD    int    // descriptor the shim reports exec failure on; required
 	SeccompFD int    // descriptor holding a compiled filter for --seccomp; 0: none

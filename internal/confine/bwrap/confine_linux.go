@@ -11,6 +11,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine"
 	"github.com/ringfence/ringfence/internal/confine/domainnet"
+	"github.com/ringfence/ringfence/internal/confine/initimage"
 	"github.com/ringfence/ringfence/internal/confine/seccomp"
 	"github.com/ringfence/ringfence/internal/confine/viewplan"
 	"github.com/ringfence/ringfence/policy"
@@ -38,26 +39,38 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Under the domains network the handoff socket comes first (fdPins),
-	// the pins after it.
-	var dom *domainnet.Setup
+	// From fdPins on: the carried image the shim is executed from (when
+	// there is one), the handoff socket under the domains network, the
+	// pins, the opened entries.
 	base := fdPins
-	if domainnet.Needed(req.Policy) {
-		if os.Getuid() != 0 {
-			return nil, unavailable(domainsNonRoot)
-		}
-		if dom, err = domainnet.Prepare(req); err != nil {
-			return nil, err
-		}
-		o.HandoffFD, o.ResolvConf = fdPins, dom.ResolvPath()
+	path, image, err := initimage.ForChild(base)
+	if err != nil {
+		return nil, err
+	}
+	if image != nil {
+		o.Shim, o.ShimImage = path, true
 		base++
 	}
+	var dom *domainnet.Setup
 	fail := func(pins []pin, err error) (*confine.Cmd, error) {
 		closePins(pins)
 		if dom != nil {
 			dom.Close()
 		}
+		if image != nil {
+			image.Close()
+		}
 		return nil, err
+	}
+	if domainnet.Needed(req.Policy) {
+		if os.Getuid() != 0 {
+			return fail(nil, unavailable(domainsNonRoot))
+		}
+		if dom, err = domainnet.Prepare(req); err != nil {
+			return fail(nil, err)
+		}
+		o.HandoffFD, o.ResolvConf = base, dom.ResolvPath()
+		base++
 	}
 	vp := viewplan.New(req.Policy) // once: the pins, the plan and the entries read it
 	pins, err := openPins(vp)
@@ -80,8 +93,9 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err != nil {
 		return fail(pins, err)
 	}
-	cmd, err := p.start(spec, req, filter, dom, pins, entries)
+	cmd, err := p.start(spec, req, filter, image, dom, pins, entries)
 	if err != nil {
+		image = nil           // start closed it
 		return fail(nil, err) // start closed the pins and entries
 	}
 	return cmd, nil
@@ -96,10 +110,13 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 // would quietly not be there.
 const domainsNonRoot = "--network domains under bwrap needs ringfence run as root (bwrap nests an ordinary user's sandbox in a second user namespace, from which the network cannot be set up); the linux backend runs it for every user"
 
-func (p *Provider) start(spec Spec, req confine.Request, filter []byte, dom *domainnet.Setup, pins []pin, entries []*os.File) (*confine.Cmd, error) {
+func (p *Provider) start(spec Spec, req confine.Request, filter []byte, image *os.File, dom *domainnet.Setup, pins []pin, entries []*os.File) (*confine.Cmd, error) {
 	f := &files{}
+	if image != nil {
+		f.pins = append(f.pins, image) // fdPins: the shim's image
+	}
 	if dom != nil {
-		f.pins = append(f.pins, dom.InitFile()) // fdPins: the handoff socket
+		f.pins = append(f.pins, dom.InitFile()) // the handoff socket
 	}
 	for _, pin := range pins {
 		f.pins = append(f.pins, pin.f)
@@ -155,7 +172,7 @@ func seccompFilter(shimSupervises bool) ([]byte, error) {
 
 // files are the descriptors of one invocation.
 type files struct {
-	pins                     []*os.File // fdPins, fdPins+1, …: pins, then Spec.Opens
+	pins                     []*os.File // fdPins, fdPins+1, …: image, handoff, pins, then Spec.Opens
 	args, seccomp            *os.File
 	statusR, statusW         *os.File
 	shimR, shimW, outR, outW *os.File

@@ -50,8 +50,8 @@
 // bwrap's --json-status-fd reports {"child-pid"} and {"exit-code"}, but an
 // exec failure looks like "bwrap: execvp …" on the stderr the command also
 // writes, with exit 1, and a signal death looks like exit 128+N. So bwrap
-// runs `ringfence __exec FD … -- ARGV` (Shim), visible inside the sandbox at
-// its host path, and with --as-pid-1 the shim is the sandbox's pid 1: there
+// runs `ringfence __exec FD … -- ARGV` (package shim), and with --as-pid-1
+// the shim is the sandbox's pid 1: there
 // is no bwrap init in it. The shim first makes itself non-dumpable and asks
 // for SIGKILL when bwrap dies; it marks every inherited descriptor
 // close-on-exec and always stays as the command's parent and the
@@ -61,7 +61,20 @@
 // does not exist yet, every creation — to SECCOMP_RET_USER_NOTIF, starts
 // the command, answers those from inside the sandbox (the supervisor must
 // share the command's mount namespace), forwards signals, and writes
-// Started and the exact Exited (code or signal name) on FD. A connect is
+// Started and the exact Exited (code or signal name) on FD.
+//
+// The shim is executed from the carried init image (internal/confine/
+// initimage: a small program, which links the shim): bwrap inherits a
+// descriptor of the sealed memfd (fdPins) and executes /proc/self/fd/N in
+// the sandbox's own /proc, so a binary renamed over ringfence's never runs
+// as the shim (TestReplacedBinaryCannotBecomeShim, as root and as nobody,
+// with its control), nothing is bound into the view for it, and each run
+// starts the image rather than the whole ringfence binary. Where no image
+// is carried (off linux/amd64, no memfd, or a test binary) the shim is the
+// running binary's path (Options.Self), bound read-only into the view:
+// a binary renamed over it before the sandbox starts would run as the shim
+// (inside the sandbox, with the capabilities bwrap adds for the domains
+// network) — a gap of that fallback only. A connect is
 // allowed where the view is writable or sandbox-private (the command's own
 // sockets, in its workspace, temp dir or private /tmp) or when the policy
 // names the socket; any other path is a host service's socket and gets
@@ -129,14 +142,14 @@
 // # The domains network (--network domains)
 //
 // The exec shim hosts the in-namespace side the linux init hosts, with the
-// same code (package domainnet): bwrap adds CAP_NET_ADMIN,
+// same code (package sandboxnet): bwrap adds CAP_NET_ADMIN,
 // CAP_NET_BIND_SERVICE and CAP_SETPCAP for it (--cap-add), the shim, as
 // pid 1 and before the command exists, adds the local default routes on
 // lo, binds the HTTP, SOCKS5, capture and DNS-stub listeners and then
 // drops every capability as the init does (locked securebits, empty
 // bounding set, nothing on any thread). Each accepted connection goes to
-// the supervisor over an inherited SEQPACKET socket (descriptor fdPins,
-// `--proxy FD`), where domainnet.Setup serves it with the same proxy,
+// the supervisor over an inherited SEQPACKET socket (the descriptor after
+// the shim's image, `--proxy FD`), where domainnet.Setup serves it with the same proxy,
 // events and asking as the linux backend. The stub's resolv.conf is bound
 // over /etc/resolv.conf and the proxy variables are set. Network is
 // "full". Differences from the linux backend:

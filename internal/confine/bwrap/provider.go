@@ -11,8 +11,9 @@ import (
 type Options struct {
 	// Path is the bwrap binary; "" looks "bwrap" up on PATH.
 	Path string
-	// Self is the ringfence binary bwrap runs as the exec shim (it must
-	// implement `__exec`, see Shim); "" uses os.Executable().
+	// Self is the ringfence binary bwrap runs as the exec shim where no
+	// init image is carried (internal/confine/initimage; it must implement
+	// `__exec`, see package shim); "" uses os.Executable().
 	Self string
 	// NoExpand leaves a read-only or denied path that does not exist yet
 	// inside a writable root unprotected (reported as Files partial)

@@ -14,8 +14,9 @@
 // There is still one file to install. The same image answers the
 // subreaper's entry point (internal/reaper), which internal/run starts the
 // same way (ForChild) for a process-group run — every danger-full-access
-// run — so that run, too, starts a small program instead of the whole
-// binary.
+// run — and bubblewrap's exec shim's (internal/confine/bwrap/shim), which
+// the bwrap backend has bwrap execute from a descriptor it inherits: no
+// run starts the whole ringfence binary a second time.
 //
 // # Threat model
 //
@@ -77,9 +78,5 @@
 // memory, and doctor says which. Both read the same page-cache bytes, as
 // they are at the copy: the blob's pages are that file's, mapped
 // read-only. Other architectures fall back to SelfExe until a blob is
-// generated for them. The bwrap backend's exec shim is still the whole
-// binary: it links the domains proxy's supervisor side (net, net/http),
-// which the deny-list keeps out of the image; each bwrap run pays the
-// whole binary's start (≈16 ms more than the carried image's on the PVM
-// host).
+// generated for them.
 package initimage

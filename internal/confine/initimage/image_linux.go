@@ -102,6 +102,17 @@ func imageFile() (*os.File, error) {
 	return os.NewFile(uintptr(fd), "ringfence-init"), nil
 }
 
+// Identity is the device and inode of this process's sealed memfd, which
+// /proc/<pid>/exe of every process executing the carried image leads to
+// (internal/run recognises its runners by it); ok is false where the
+// image is the running binary.
+func Identity() (dev, ino uint64, ok bool) {
+	if path, err := Path(); err != nil || path == initproc.SelfExe {
+		return 0, 0, false
+	}
+	return image.id.Dev, image.id.Ino, true
+}
+
 // Describe says where the init is executed from, for doctor.
 func Describe() string {
 	path, err := Path()

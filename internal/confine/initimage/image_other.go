@@ -12,6 +12,9 @@ import (
 // Path is initproc.SelfExe: only Linux runs an init.
 func Path() (string, error) { return initproc.SelfExe, nil }
 
+// Identity is never known here: the image is the running binary.
+func Identity() (dev, ino uint64, ok bool) { return 0, 0, false }
+
 // Describe says where the init is executed from, for doctor.
 func Describe() string { return "the ringfence binary" }
 

@@ -1,9 +1,9 @@
-package bwrap_test
+package shim_test
 
 import (
 	"testing"
 
-	"github.com/ringfence/ringfence/internal/confine/bwrap"
+	"github.com/ringfence/ringfence/internal/confine/bwrap/shim"
 )
 
 // A malformed --proxy is a usage error (exit 125) before the shim does
@@ -17,8 +17,8 @@ func TestShimRefusesBadProxyFD(t *testing.T) {
 		{"5", "--proxy", "-1", "--", "true"},
 		{"5", "--proxy"},
 	} {
-		if code := bwrap.Shim(args); code != 125 {
-			t.Errorf("Shim(%q) = %d, want 125", args, code)
+		if code := shim.Main(args); code != 125 {
+			t.Errorf("Main(%q) = %d, want 125", args, code)
 		}
 	}
 }

@@ -1,14 +1,14 @@
 //go:build !linux
 
-package bwrap
+package shim
 
 import (
 	"fmt"
 	"os"
 )
 
-// Shim is Linux-only: bwrap does not exist elsewhere.
-func Shim(args []string) int {
+// Main is Linux-only: bwrap does not exist elsewhere.
+func Main(args []string) int {
 	fmt.Fprintln(os.Stderr, "ringfence __exec: only available on Linux")
 	return 125
 }

@@ -1,4 +1,4 @@
-package bwrap
+package shim
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 	"github.com/ringfence/ringfence/policy"
 )
 
-// Shim is the body of `ringfence __exec FD [--unset NAME]… [--proxy FD] [--supervise
+// Main is the body of `ringfence __exec FD [--unset NAME]… [--proxy FD] [--supervise
 // [--sock ±PATH]… [--protect PATH]…] -- ARGV…`, which bwrap executes
 // inside the sandbox as its pid 1 (--as-pid-1: there is no bwrap init).
 // The caller passes os.Args[2:] and exits with the result.
@@ -29,7 +29,7 @@ import (
 // process in the sandbox is the command or one of its descendants, under
 // the filters the shim installed. With --supervise it also filters the
 // command's unix-socket connects (and, with --protect, its creations).
-func Shim(args []string) int {
+func Main(args []string) int {
 	o, err := parseShim(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ringfence __exec: usage: __exec FD [--unset NAME]... [--proxy FD] [--supervise [--sock ±PATH]... [--protect PATH]...] -- PROGRAM [ARG...]")

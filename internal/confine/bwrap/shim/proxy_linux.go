@@ -1,15 +1,15 @@
-package bwrap
+package shim
 
 import (
 	"fmt"
 	"os"
 
-	"github.com/ringfence/ringfence/internal/confine/domainnet"
+	"github.com/ringfence/ringfence/internal/confine/domainnet/sandboxnet"
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 )
 
 // startProxy hosts the domains network's in-namespace side in the shim
-// (domainnet.Serve: lo's local default routes, the HTTP, SOCKS5, capture
+// (sandboxnet.Serve: lo's local default routes, the HTTP, SOCKS5, capture
 // and DNS listeners, each accepted connection handed to the supervisor on
 // fd), then drops the capabilities bwrap added for it (--cap-add
 // CAP_NET_ADMIN, CAP_NET_BIND_SERVICE, CAP_SETPCAP): locked securebits,
@@ -22,7 +22,7 @@ import (
 // It fails closed: if the network cannot be set up, or a capability
 // cannot be dropped, the command is not started.
 func startProxy(fd int) error {
-	if err := domainnet.Serve(domainnet.Spec{}, os.NewFile(uintptr(fd), "handoff")); err != nil {
+	if err := sandboxnet.Serve(sandboxnet.Spec{}, os.NewFile(uintptr(fd), "handoff")); err != nil {
 		return err
 	}
 	if err := initproc.DropPrivileges(); err != nil {
