@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/startup.sh — start-up cost of confinement, side by side, in one run.
 #
-# Times bare exec, each ringfence backend, and bubblewrap with an equivalent
+# Times bare exec, each ringfence backend (and danger-full-access, which
+# runs the command under the subreaper alone), and bubblewrap with an equivalent
 # agent profile (host read-only, the workspace writable, fresh /dev and
 # /proc, private /tmp, every namespace unshared), for /bin/true and for a
 # small write in the workspace; prints medians and ratios to bwrap and to
@@ -67,6 +68,8 @@ hyperfine -N --warmup "$warmup" --runs "$runs" --export-json "$out/startup.json"
 	-n linux-write "$(rf linux) $write" \
 	-n landlock-write "$(rf landlock) $write" \
 	-n bwrap-write "$bwrap_profile $write" \
+	-n danger-true "$RINGFENCE run -q --root $ws --mode danger-full-access -- /bin/true" \
+	-n rfbwrap-true "$(rf bwrap) /bin/true" \
 	-n version "$RINGFENCE version" \
 	-n hello "$hello" >/dev/null
 hyperfine -N -i --warmup "$warmup" --runs "$runs" --export-json "$out/init.json" \
@@ -101,6 +104,8 @@ for kind in ("true", "write"):
         cpu = (res[k]["user"] + res[k]["system"]) * 1000
         print("%-16s %10.2f %10.2f %12.2f %12.2f %12.2f" % (k, med[k], res[k]["min"] * 1000,
               med[k] / med["bwrap-" + kind], med[k] - med["bare-" + kind], cpu))
+print("danger-full-access (the subreaper only) %.2f ms: %.2fx bare; --backend bwrap %.2f ms: %.2fx plain bwrap" % (
+    med["danger-true"], med["danger-true"] / med["bare-true"], med["rfbwrap-true"], med["rfbwrap-true"] / med["bwrap-true"]))
 print("version %.2f ms, static hello world %.2f ms: %.2fx (target <= 1.5x)" % (
     med["version"], med["hello"], med["version"] / med["hello"]))
 print("targets: linux <= 0.75x bwrap; landlock within 1.5 ms of bare")

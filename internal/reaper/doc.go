@@ -37,7 +37,12 @@
 // # Gaps
 //
 // The reaper itself is placed in its cgroup after it starts (before the
-// gate opens): its own threads count against a process limit. A command
-// can end the reaper only by its pid with the same uid — under
-// danger-full-access, where nothing is confined anyway.
+// gate opens): its own threads count against a process limit. It is not
+// dumpable, so a command of the same user can neither reopen its status
+// channel through /proc nor trace it (TestCommandCannotForgeReaperStatus,
+// with its control), but it can signal it; a command with CAP_SYS_PTRACE —
+// root's, under danger-full-access, where nothing is confined — can do
+// both. Where the memfd can be made but an LSM refuses to execute it,
+// every run started from the image fails (the init's too); RINGFENCE_INIT=
+// self makes the reaper, the init and the shim the running binary again.
 package reaper

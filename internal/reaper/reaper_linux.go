@@ -37,9 +37,18 @@ func Main(args []string) int {
 	if err != nil || n < 0 || len(args) < 3 {
 		return 125
 	}
+	// Not dumpable: the command (same uid) can then neither reopen the
+	// status channel through /proc/<reaper>/fd and forge the outcome, nor
+	// read or trace the reaper. exec makes the command dumpable again. Only
+	// a command with CAP_SYS_PTRACE (root's, under danger-full-access)
+	// still can.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return 125
+	}
 	// Only 0, 1, 2 and the command's own descriptors reach the command:
 	// not the status channel, the gate, nor the image this reaper was
-	// executed from.
+	// executed from, which it has no further use for.
+	closeOwnImage(5 + n)
 	cloexecFrom(3 + n)
 	st, gate := os.NewFile(uintptr(3+n), "status"), os.NewFile(uintptr(4+n), "gate")
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -59,6 +68,17 @@ func Main(args []string) int {
 		_ = status.Write(st, *ev)
 	}
 	return 0
+}
+
+// closeOwnImage closes fd if it is the file this process was executed
+// from (the carried image, passed there by the supervisor). Checked, not
+// assumed: without an image the number may be one the runtime opened.
+func closeOwnImage(fd int) {
+	var img, self unix.Stat_t
+	if unix.Fstat(fd, &img) == nil && unix.Stat("/proc/self/exe", &self) == nil &&
+		img.Dev == self.Dev && img.Ino == self.Ino {
+		_ = unix.Close(fd)
+	}
 }
 
 // cloexecFrom marks every descriptor from lo up close-on-exec.

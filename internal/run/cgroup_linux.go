@@ -3,7 +3,6 @@ package run
 import (
 	"errors"
 	"fmt"
-	"github.com/ringfence/ringfence/internal/proctree"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/ringfence/ringfence/internal/proctree"
 	"github.com/ringfence/ringfence/policy"
 )
 

@@ -1,13 +1,14 @@
 package run
 
 import (
-	"github.com/ringfence/ringfence/internal/proctree"
 	"os"
 	"strconv"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/internal/proctree"
 )
 
 // limiter is how a run's resources are bounded and observed.

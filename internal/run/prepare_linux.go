@@ -1,9 +1,11 @@
 package run
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"syscall"
 
@@ -193,6 +195,11 @@ func (s *session) readStatus(f *os.File) {
 func (s *session) wrapInReaper() error {
 	c := s.c
 	n := len(c.ExtraFiles)
+	if slices.Contains(c.ExtraFiles, nil) {
+		// os/exec leaves a nil entry's number closed in the reaper, where its
+		// runtime may open a file of its own, which the command would inherit.
+		return &StartError{Err: errors.New("run: a nil ExtraFiles entry cannot be passed through the reaper")}
+	}
 	// The reaper is executed from the carried image (internal/confine/
 	// initimage, a sealed memfd: a small program) or from the image this
 	// process runs (/proc/self/exe), never from the path ringfence was

@@ -1,13 +1,14 @@
 package run
 
 import (
-	"github.com/ringfence/ringfence/internal/confine/initimage"
-	"github.com/ringfence/ringfence/internal/proctree"
 	"os"
 	"slices"
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/ringfence/ringfence/internal/confine/initimage"
+	"github.com/ringfence/ringfence/internal/proctree"
 )
 
 // killTree stops every process of the tree rooted at p. It first freezes

@@ -39,15 +39,15 @@ type ArgOptions struct {
 	// path that does not exist yet be expanded around it (see expand), so
 	// the path is protected; when nil such a path is reported instead.
 	List      ListFunc
-	Shim      string // absolute host path of the ringfence binary run as the exec shim; required
-	// ShimImage says Shim is not a host path but the carried image
-	// (internal/confine/initimage) at a descriptor bwrap passes on,
-	// /proc/self/fd/N inside the sandbox: nothing is bound for it, so the
-	// ringfence binary need not be visible in the view.
-	ShimImage bool
+	Shim      string // absolute path of the ringfence binary run as the exec shim (see ShimImage); required
 	StatusFD  int    // descriptor (in bwrap's table) for --json-status-fd; 0: none
 	ShimFD    int    // descriptor the shim reports exec failure on; required
 	SeccompFD int    // descriptor holding a compiled filter for --seccomp; 0: none
+	// ShimImage says Shim is not a host path but a descriptor bwrap passes
+	// on (the carried image, or the running binary), /proc/self/fd/N inside
+	// the sandbox: nothing is bound for it, so the ringfence binary need
+	// not be visible in the view. The provider always sets it.
+	ShimImage bool
 	// UnixSocketsRefused says something else refuses connect() to host
 	// unix sockets, so Enforcement need not flag them.
 	UnixSocketsRefused bool

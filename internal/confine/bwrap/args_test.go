@@ -144,6 +144,12 @@ func TestArgsGolden(t *testing.T) {
 		name string
 		pol  policy.Policy
 		req  confine.Request
+	}{"baseline-deny-shim-image", policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/repo", Baseline: policy.Deny,
+		Layers: layers(r("/home/u/repo"), w("/home/u/repo/src"), r("/usr"), r("/bin"), r("/lib"), r("/lib64"))},
+		confine.Request{Argv: []string{"true"}}}, struct {
+		name string
+		pol  policy.Policy
+		req  confine.Request
 	}{"domains", policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/repo", Baseline: policy.Read,
 		Network: policy.Network{Mode: policy.NetDomains, Domains: []string{"pkg.test"}},
 		Layers:  layers(w("/home/u/repo"), r("/home/u/repo/.git"))},
@@ -155,6 +161,11 @@ func TestArgsGolden(t *testing.T) {
 				o.Stat, o.List = expandTree.Stat, expandTree.List
 			}
 			o.SuperviseUnix = strings.HasSuffix(tt.name, "-supervised")
+			if strings.HasSuffix(tt.name, "-shim-image") {
+				// As the provider plans every run: the shim is a descriptor,
+				// nothing is bound for it, and a deny baseline shows no binary.
+				o.Shim, o.ShimImage = "/proc/self/fd/7", true
+			}
 			if tt.name == "domains" {
 				o.HandoffFD, o.ResolvConf = 7, "/tmp/ringfence-resolv-1.conf"
 			}

@@ -32,25 +32,21 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err := confine.CheckMountPath(req.Policy, req.MountPath); err != nil {
 		return nil, err
 	}
-	o := ArgOptions{Stat: Stat, List: List, ListRoot: List, Shim: p.host.self, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
+	o := ArgOptions{Stat: Stat, List: List, ListRoot: List, StatusFD: fdStatus, ShimFD: fdShim, SeccompFD: fdSeccomp,
 		SuperviseUnix: p.host.notify && !p.opts.NoSupervise,
 		ScratchBytes:  confine.ScratchSize(req.Policy.Limits.ScratchBytes, confine.HostRAM())}
 	filter, err := seccompFilter(o.SuperviseUnix)
 	if err != nil {
 		return nil, err
 	}
-	// From fdPins on: the carried image the shim is executed from (when
-	// there is one), the handoff socket under the domains network, the
-	// pins, the opened entries.
-	base := fdPins
-	path, image, err := initimage.ForChild(base)
+	// From fdPins on: the file the shim is executed from, the handoff
+	// socket under the domains network, the pins, the opened entries.
+	image, err := p.shimImage()
 	if err != nil {
 		return nil, err
 	}
-	if image != nil {
-		o.Shim, o.ShimImage = path, true
-		base++
-	}
+	o.Shim, o.ShimImage = "/proc/self/fd/"+strconv.Itoa(fdPins), true
+	base := fdPins + 1
 	var dom *domainnet.Setup
 	fail := func(pins []pin, err error) (*confine.Cmd, error) {
 		closePins(pins)
@@ -101,6 +97,29 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	return cmd, nil
 }
 
+// shimImage opens the file bwrap executes as the exec shim: the carried
+// image (a sealed memfd, internal/confine/initimage) or, where there is
+// none, the running binary (/proc/self/exe: the image this process runs,
+// whatever has been renamed over its path since) or Options.Self. bwrap
+// inherits it at fdPins and executes /proc/self/fd/<fdPins> in the
+// sandbox's own /proc, so the shim never runs from a host path and need
+// not be visible in the view.
+func (p *Provider) shimImage() (*os.File, error) {
+	_, image, err := initimage.ForChild(fdPins)
+	if err != nil || image != nil {
+		return image, err
+	}
+	self := "/proc/self/exe"
+	if p.opts.Self != "" {
+		self = p.host.self
+	}
+	f, err := os.Open(self)
+	if err != nil {
+		return nil, fmt.Errorf("bwrap: opening the exec shim's binary: %w", err)
+	}
+	return f, nil
+}
+
 // domainsNonRoot is why the domains network is refused to a user other
 // than root: bwrap run by one nests the sandbox in a second user
 // namespace (to mount /dev/pts with uid 0 mapped, then map the user back),
@@ -111,10 +130,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 const domainsNonRoot = "--network domains under bwrap needs ringfence run as root (bwrap nests an ordinary user's sandbox in a second user namespace, from which the network cannot be set up); the linux backend runs it for every user"
 
 func (p *Provider) start(spec Spec, req confine.Request, filter []byte, image *os.File, dom *domainnet.Setup, pins []pin, entries []*os.File) (*confine.Cmd, error) {
-	f := &files{}
-	if image != nil {
-		f.pins = append(f.pins, image) // fdPins: the shim's image
-	}
+	f := &files{pins: []*os.File{image}} // fdPins: the shim's image
 	if dom != nil {
 		f.pins = append(f.pins, dom.InitFile()) // the handoff socket
 	}

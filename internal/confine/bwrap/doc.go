@@ -63,18 +63,17 @@
 // share the command's mount namespace), forwards signals, and writes
 // Started and the exact Exited (code or signal name) on FD.
 //
-// The shim is executed from the carried init image (internal/confine/
-// initimage: a small program, which links the shim): bwrap inherits a
-// descriptor of the sealed memfd (fdPins) and executes /proc/self/fd/N in
-// the sandbox's own /proc, so a binary renamed over ringfence's never runs
-// as the shim (TestReplacedBinaryCannotBecomeShim, as root and as nobody,
-// with its control), nothing is bound into the view for it, and each run
-// starts the image rather than the whole ringfence binary. Where no image
-// is carried (off linux/amd64, no memfd, or a test binary) the shim is the
-// running binary's path (Options.Self), bound read-only into the view:
-// a binary renamed over it before the sandbox starts would run as the shim
-// (inside the sandbox, with the capabilities bwrap adds for the domains
-// network) — a gap of that fallback only. A connect is
+// The shim is executed from a descriptor bwrap inherits (fdPins), as
+// /proc/self/fd/N in the sandbox's own /proc: the carried init image
+// (internal/confine/initimage: a sealed memfd holding a small program that
+// links the shim), or where there is none (off linux/amd64, no memfd, a
+// test binary) the running binary opened through /proc/self/exe. So a
+// binary renamed over ringfence's never runs as the shim — inside the
+// sandbox, with the capabilities bwrap adds for the domains network
+// (TestReplacedBinaryCannotBecomeShim and …EmbeddedShim, as root and as
+// nobody, with their controls) — nothing is bound into the view for it
+// (under a deny baseline the ringfence binary stays hidden), and each run
+// starts the image rather than the whole ringfence binary. A connect is
 // allowed where the view is writable or sandbox-private (the command's own
 // sockets, in its workspace, temp dir or private /tmp) or when the policy
 // names the socket; any other path is a host service's socket and gets

@@ -13,7 +13,8 @@ type Options struct {
 	Path string
 	// Self is the ringfence binary bwrap runs as the exec shim where no
 	// init image is carried (internal/confine/initimage; it must implement
-	// `__exec`, see package shim); "" uses os.Executable().
+	// `__exec`, see package shim), opened when each sandbox is planned;
+	// "" uses the running binary, opened through /proc/self/exe.
 	Self string
 	// NoExpand leaves a read-only or denied path that does not exist yet
 	// inside a writable root unprotected (reported as Files partial)

@@ -25,7 +25,7 @@ const (
 	fdStatus  = 4 // bwrap's --json-status-fd
 	fdShim    = 5 // the shim's status records
 	fdSeccomp = 6 // memfd with the compiled seccomp filter
-	fdPins    = 7 // the first directory to pin (see PinDirs), one per descriptor
+	fdPins    = 7 // the shim's image (shimImage); then the handoff socket, the pins and the opened entries, one per descriptor
 )
 
 // probeTimeout bounds each bwrap run Available makes.
@@ -83,13 +83,13 @@ func findBwrap(path string) (string, error) {
 	return abs, nil
 }
 
+// findSelf checks Options.Self, the binary to run as the exec shim where
+// no image is carried; "" is the running binary, which needs no check: it
+// is opened through /proc/self/exe (shimImage), wherever it was installed
+// and whatever has happened to that path since.
 func findSelf(self string) (string, error) {
 	if self == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return "", unavailable("cannot find the ringfence binary to run as the exec shim: %v", err)
-		}
-		self = exe
+		return "", nil
 	}
 	if !filepath.IsAbs(self) {
 		return "", unavailable("exec shim path is not absolute")

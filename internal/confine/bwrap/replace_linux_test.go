@@ -54,7 +54,7 @@ func replacedHelper() {
 	if r.ExitCode != nil {
 		code = *r.ExitCode
 	}
-	fmt.Printf("exit %d stdout %q stderr %q\n", code, r.Stdout, r.Stderr)
+	fmt.Printf("image %s exit %d stdout %q stderr %q\n", initimage.Describe(), code, r.Stdout, r.Stderr)
 	os.Exit(0)
 }
 
@@ -64,17 +64,26 @@ func helperFail(err error) {
 }
 
 // A binary replaced on disk after ringfence started cannot run as the
-// exec shim where the image is carried (as the shipped binary runs): bwrap
-// executes the shim from the sealed memfd it inherits, /proc/self/fd/N in
-// the sandbox, never from the path ringfence was installed at. The control
+// exec shim: bwrap executes the shim from a descriptor it inherits,
+// /proc/self/fd/N in the sandbox, never from the path ringfence was
+// installed at. Here the descriptor is the running binary's own image
+// (/proc/self/exe: a test binary carries no init image). The control
 // executes that path as the shim, and the replacement runs.
 func TestReplacedBinaryCannotBecomeShim(t *testing.T) {
 	testenv.Need(t, "bwrap", bwrap.New(bwrap.Options{}).Available())
-	replacebin.Test(t, []string{"RF_BWRAP_HELPER=replaced", "RF_BWRAP_DIR=" + t.TempDir(), initimage.Env + "=embedded"},
-		`exit 0 stdout "confined-ok\n/proc/self/fd/7 __exec\n" stderr ""`)
+	replacebin.Test(t, []string{"RF_BWRAP_HELPER=replaced", "RF_BWRAP_DIR=" + t.TempDir()},
+		`image the ringfence binary (chosen) exit 0 stdout "confined-ok\n/proc/self/fd/7 __exec\n" stderr ""`)
 }
 
-// The same, run by an unprivileged user (uid 65534).
+// The same with the carried image, as the shipped binary runs: the
+// descriptor is the sealed memfd.
+func TestReplacedBinaryCannotBecomeEmbeddedShim(t *testing.T) {
+	testenv.Need(t, "bwrap", bwrap.New(bwrap.Options{}).Available())
+	replacebin.Test(t, []string{"RF_BWRAP_HELPER=replaced", "RF_BWRAP_DIR=" + t.TempDir(), initimage.Env + "=embedded"},
+		`sealed memfd, copied by the kernel from the executable) exit 0 stdout "confined-ok\n/proc/self/fd/7 __exec\n" stderr ""`)
+}
+
+// Both, run by an unprivileged user (uid 65534).
 func TestReplacedBinaryCannotBecomeShimNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^TestReplacedBinaryCannotBecomeShim$")
+	inittest.RerunAsNonRoot(t, "^TestReplacedBinaryCannotBecome(Embedded)?Shim$")
 }

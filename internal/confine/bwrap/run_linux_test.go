@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -75,11 +76,25 @@ func supervise(t *testing.T, cmd *confine.Cmd, stdin string) result {
 // runIn confines argv under pol and runs it.
 func runIn(t *testing.T, p confine.Provider, pol *policy.Policy, argv ...string) result {
 	t.Helper()
+	if len(argv) > 0 && argv[0] == self(t) {
+		pol = showHelper(pol, argv[0])
+	}
 	cmd, err := p.Confine(confine.Request{Argv: argv, Policy: pol, Env: []string{"PATH=/usr/bin:/bin"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return supervise(t, cmd, "")
+}
+
+// showHelper returns pol with the test binary, run inside the sandbox as a
+// helper (`__attack`, `__pid1`), readable: the view shows nothing of the
+// binary on its own (the shim runs from a descriptor, not from a bound
+// path), and go test builds it under /tmp, which the sandbox makes private.
+func showHelper(pol *policy.Policy, exe string) *policy.Policy {
+	c := *pol
+	c.Layers = append(slices.Clone(pol.Layers), policy.Layer{Path: exe, Access: policy.Read})
+	policy.SortLayers(c.Layers)
+	return &c
 }
 
 // workspace is a write policy over a fresh root, host readable.

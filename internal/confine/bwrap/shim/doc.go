@@ -19,15 +19,17 @@
 //     shim is non-dumpable and dies with bwrap, and marks every descriptor
 //     above stderr close-on-exec (its status descriptor, the image it was
 //     executed from, anything bwrap passed on) before the command starts.
-//   - It must be ringfence's own code: executed from the image, a binary
-//     renamed over ringfence's cannot run as it
-//     (bwrap's TestReplacedBinaryCannotBecomeShim).
+//   - It must be ringfence's own code: bwrap executes it from a descriptor
+//     (the image, or the running binary's /proc/self/exe), so a binary
+//     renamed over ringfence's cannot run as it (bwrap's
+//     TestReplacedBinaryCannotBecomeShim and …EmbeddedShim).
 //   - Its argv is built by the planner, never by the model; a malformed one
 //     is a usage error (125) before the shim does anything.
 //
 // # Gaps
 //
-// Without a carried image the shim is the running binary at its host path
-// (see internal/confine/bwrap): a replacement made before the sandbox
-// starts would run as it.
+// A program embedding the library that sets bwrap's Options.Self (a
+// binary other than itself, without a carried image) has that path opened
+// when each sandbox is planned: a replacement made before then runs as
+// the shim.
 package shim
