@@ -46,7 +46,7 @@ func helperFail(err error) {
 // only 0, 1, 2 (ls adds its own 3): not the reaper's status channel or
 // gate.
 func TestReplacedBinaryCannotBecomeReaper(t *testing.T) {
-	replacebin.Test(t, []string{"RF_RUN_HELPER=replaced"}, reaperSays(`(deleted)\n`))
+	replacebin.Test(t, []string{"RF_RUN_HELPER=replaced", initimage.Env + "=self"}, reaperSays(`/run.test (deleted)\n`))
 }
 
 // The same attack where the reaper is the carried image, as for the

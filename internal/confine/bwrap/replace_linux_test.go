@@ -71,7 +71,7 @@ func helperFail(err error) {
 // executes that path as the shim, and the replacement runs.
 func TestReplacedBinaryCannotBecomeShim(t *testing.T) {
 	testenv.Need(t, "bwrap", bwrap.New(bwrap.Options{}).Available())
-	replacebin.Test(t, []string{"RF_BWRAP_HELPER=replaced", "RF_BWRAP_DIR=" + t.TempDir()},
+	replacebin.Test(t, []string{"RF_BWRAP_HELPER=replaced", "RF_BWRAP_DIR=" + t.TempDir(), initimage.Env + "=self"},
 		`image the ringfence binary (chosen) exit 0 stdout "confined-ok\n/proc/self/fd/7 __exec\n" stderr ""`)
 }
 
