@@ -9,7 +9,7 @@ import (
 
 // TestMain lets the test binary act as the exec shim, as the ringfence
 // binary does for `ringfence __exec`, and as a small attack helper that
-// runs inside the sandbox (the binary is visible there at its host path).
+// runs inside the sandbox (made readable there by showHelper).
 func TestMain(m *testing.M) {
 	entry.Register("__attack", attack)
 	entry.Register("__parent", stand)
