@@ -59,7 +59,8 @@
 //
 // # Choosing
 //
-// RINGFENCE_INIT=self executes the running binary as before; =embedded
+// RINGFENCE_INIT=self executes the running binary as before (as the init,
+// the reaper and, opened through /proc/self/exe, the exec shim); =embedded
 // requires the memfd (an error if it cannot be made). Unset, a program
 // uses the embedded init, and a test binary (internal/entry.UnderTest)
 // uses itself, so a change to initproc is tested as written without
@@ -78,5 +79,8 @@
 // memory, and doctor says which. Both read the same page-cache bytes, as
 // they are at the copy: the blob's pages are that file's, mapped
 // read-only. Other architectures fall back to SelfExe until a blob is
-// generated for them.
+// generated for them. Where the memfd can be made but a security module
+// refuses to execute it, every run started from it fails (the init, the
+// reaper, the shim alike) rather than falling back on its own:
+// RINGFENCE_INIT=self is the way out.
 package initimage
