@@ -38,16 +38,15 @@ type ArgOptions struct {
 	// List, when set, lets a writable root holding a read-only or denied
 	// path that does not exist yet be expanded around it (see expand), so
 	// the path is protected; when nil such a path is reported instead.
-	List      ListFunc
-	Shim      string // absolute path of the ringfence binary run as the exec shim (see ShimImage); required
-	StatusFD  int    // descriptor (in bwrap's table) for --json-status-fd; 0: none
-	ShimFD    int    // descriptor the shim reports exec failure on; required
-	SeccompFD int    // descriptor holding a compiled filter for --seccomp; 0: none
-	// ShimImage says Shim is not a host path but a descriptor bwrap passes
-	// on (the carried image, or the running binary), /proc/self/fd/N inside
-	// the sandbox: nothing is bound for it, so the ringfence binary need
-	// not be visible in the view. The provider always sets it.
-	ShimImage bool
+	List ListFunc
+	// Shim is what bwrap executes as the exec shim, a path inside the
+	// sandbox: /proc/self/fd/N of a descriptor bwrap passes on (the carried
+	// image, or the running binary). Nothing is bound for it, so the
+	// ringfence binary need not be visible in the view. Required, absolute.
+	Shim      string
+	StatusFD  int // descriptor (in bwrap's table) for --json-status-fd; 0: none
+	ShimFD    int // descriptor the shim reports exec failure on; required
+	SeccompFD int // descriptor holding a compiled filter for --seccomp; 0: none
 	// UnixSocketsRefused says something else refuses connect() to host
 	// unix sockets, so Enforcement need not flag them.
 	UnixSocketsRefused bool

@@ -73,7 +73,7 @@ var fakeFS = fakeHost("/usr/", "/bin/", "/lib/", "/lib64/", "/etc/passwd", "/etc
 	"/home/u/.ssh/", "/home/u/my docs/a b/", "/data/ws/secret/pub/", "/tmp/rf-1234/")
 
 func opts() bwrap.ArgOptions {
-	return bwrap.ArgOptions{Stat: fakeFS, Shim: "/opt/ringfence", StatusFD: 4, ShimFD: 5, SeccompFD: 6}
+	return bwrap.ArgOptions{Stat: fakeFS, Shim: "/proc/self/fd/7", StatusFD: 4, ShimFD: 5, SeccompFD: 6}
 }
 
 func layers(ls ...policy.Layer) []policy.Layer {
@@ -144,12 +144,6 @@ func TestArgsGolden(t *testing.T) {
 		name string
 		pol  policy.Policy
 		req  confine.Request
-	}{"baseline-deny-shim-image", policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/repo", Baseline: policy.Deny,
-		Layers: layers(r("/home/u/repo"), w("/home/u/repo/src"), r("/usr"), r("/bin"), r("/lib"), r("/lib64"))},
-		confine.Request{Argv: []string{"true"}}}, struct {
-		name string
-		pol  policy.Policy
-		req  confine.Request
 	}{"domains", policy.Policy{Mode: policy.WorkspaceWrite, Root: "/home/u/repo", Baseline: policy.Read,
 		Network: policy.Network{Mode: policy.NetDomains, Domains: []string{"pkg.test"}},
 		Layers:  layers(w("/home/u/repo"), r("/home/u/repo/.git"))},
@@ -161,13 +155,8 @@ func TestArgsGolden(t *testing.T) {
 				o.Stat, o.List = expandTree.Stat, expandTree.List
 			}
 			o.SuperviseUnix = strings.HasSuffix(tt.name, "-supervised")
-			if strings.HasSuffix(tt.name, "-shim-image") {
-				// As the provider plans every run: the shim is a descriptor,
-				// nothing is bound for it, and a deny baseline shows no binary.
-				o.Shim, o.ShimImage = "/proc/self/fd/7", true
-			}
 			if tt.name == "domains" {
-				o.HandoffFD, o.ResolvConf = 7, "/tmp/ringfence-resolv-1.conf"
+				o.HandoffFD, o.ResolvConf = 8, "/tmp/ringfence-resolv-1.conf"
 			}
 			spec, err := bwrap.Plan(&tt.pol, tt.req, o)
 			if err != nil {
@@ -322,7 +311,7 @@ func TestEnforcement(t *testing.T) {
 			confine.FilesPartial, confine.NetLoopbackOnly},
 		{"domains", func(p *policy.Policy, o *bwrap.ArgOptions) {
 			o.UnixSocketsRefused, p.Network.Mode = true, policy.NetDomains
-			o.HandoffFD, o.ResolvConf = 7, "/tmp/ringfence-resolv-1.conf"
+			o.HandoffFD, o.ResolvConf = 8, "/tmp/ringfence-resolv-1.conf"
 		},
 			confine.FilesPartial, confine.NetFull}, // the shim hosts the listeners
 		{"allow-all", func(p *policy.Policy, o *bwrap.ArgOptions) {

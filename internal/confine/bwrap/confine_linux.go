@@ -45,7 +45,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Shim, o.ShimImage = "/proc/self/fd/"+strconv.Itoa(fdPins), true
+	o.Shim = "/proc/self/fd/" + strconv.Itoa(fdPins)
 	base := fdPins + 1
 	var dom *domainnet.Setup
 	fail := func(pins []pin, err error) (*confine.Cmd, error) {

@@ -32,7 +32,7 @@ func TestPlanGolden(t *testing.T) {
 		return out, nil
 	}
 	plantest.Golden(t, "testdata/plan_golden.txt", func(i int, r *rand.Rand, p *policy.Policy) string {
-		opts := bwrap.ArgOptions{Stat: stat, Shim: "/usr/bin/ringfence", ShimFD: 3,
+		opts := bwrap.ArgOptions{Stat: stat, Shim: "/proc/self/fd/7", ShimFD: 3,
 			SuperviseUnix: r.Intn(2) == 0, HandoffFD: 5, ResolvConf: "/s/resolv.conf"}
 		if r.Intn(3) != 0 {
 			opts.List = list

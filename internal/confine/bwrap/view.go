@@ -123,9 +123,6 @@ func plan(vp *viewplan.Plan, req confine.Request, opts ArgOptions) []step {
 	}
 	steps = append(steps, step{path: "/dev", special: "--dev"}, step{path: "/proc", special: "--proc"},
 		step{path: "/tmp", special: "--tmpfs"}, step{path: "/dev/shm", special: "--tmpfs"})
-	if !opts.ShimImage {
-		steps = append(steps, step{path: opts.Shim, access: policy.Read})
-	}
 	steps = append(steps, homeSteps(p, req.Home)...)
 	// The root and working directory stay visible at the access the
 	// policy gives them even when a private /tmp or a Deny baseline
@@ -319,18 +316,14 @@ func enforcement(p *policy.Policy, fileReasons []string, opts ArgOptions) confin
 }
 
 // widened names the paths a Deny baseline hides that the view still shows
-// so that a program can start at all: the system set and the shim's binary
-// (unless it is the carried image).
+// so that a program can start at all: the system set. (The shim is a
+// descriptor, not a path in the view: ArgOptions.Shim.)
 func widened(p *policy.Policy, opts ArgOptions) []string {
 	if p.Baseline != policy.Deny {
 		return nil
 	}
-	shown := append([]string{}, systemPaths...)
-	if !opts.ShimImage {
-		shown = append(shown, opts.Shim)
-	}
 	var out []string
-	for _, s := range shown {
+	for _, s := range systemPaths {
 		if p.AccessAt(s) != policy.Deny {
 			continue
 		}
