@@ -16,8 +16,10 @@ const (
 )
 
 // choose is the decision: the variable's value, whether the process is a
-// test binary, and whether this build carries a blob.
-func choose(value string, underTest, carried bool) (source, error) {
+// test binary, whether this build carries a blob, and — asked only of a
+// test binary that would otherwise use the blob — whether the blob was
+// built from the sources the test is run from (sourcesAsRecorded).
+func choose(value string, underTest, carried bool, fresh func() bool) (source, error) {
 	switch value {
 	case "self":
 		return fromSelf, nil
@@ -27,7 +29,7 @@ func choose(value string, underTest, carried bool) (source, error) {
 		}
 		return mustEmbedded, nil
 	case "":
-		if underTest || !carried {
+		if !carried || underTest && !fresh() {
 			return fromSelf, nil
 		}
 		return fromEmbedded, nil

@@ -62,11 +62,17 @@
 // RINGFENCE_INIT=self executes the running binary as before (as the init,
 // the reaper and, opened through /proc/self/exe, the exec shim); =embedded
 // requires the memfd (an error if it cannot be made). Unset, a program
-// uses the embedded init, and a test binary (internal/entry.UnderTest)
-// uses itself, so a change to initproc is tested as written without
-// regenerating; the embedded init is tested by this package's tests, by
-// the replaced-binary attack, and by `ringfence conformance` in CI, which
-// runs the real binary on every backend.
+// uses the embedded init. So does a test binary (internal/entry.UnderTest)
+// when the blob is shown to be built from the sources it is run from (the
+// digest TestEmbeddedInitIsFresh checks, computed once per test process,
+// ≈0.15 s: sourcesAsRecorded): the tests then run what ships, and under
+// -race every sandbox starts a 3 MB uninstrumented init rather than the
+// whole race-instrumented test binary (internal/confine/linux's TestAttacks:
+// 61 s → 12 s). When it cannot be shown — a change to the init's sources
+// not yet regenerated, a test process outside the module or without the go
+// tool — the test binary runs itself, so a change to initproc is tested as
+// written without regenerating. initproc's own tests always run the source
+// (initproc.SelfExe), race-instrumented.
 //
 // # Gaps
 //

@@ -41,13 +41,20 @@ var image struct {
 // (NewCmd, initproc.ImageFD).
 func Path() (string, error) {
 	image.once.Do(func() {
-		src, err := choose(os.Getenv(Env), entry.UnderTest(), blob != "")
+		fresh := true
+		src, err := choose(os.Getenv(Env), entry.UnderTest(), blob != "", func() bool {
+			fresh = sourcesAsRecorded()
+			return fresh
+		})
 		if err != nil {
 			image.err = err
 			return
 		}
 		if src == fromSelf {
 			image.path, image.why = initproc.SelfExe, "chosen"
+			if !fresh {
+				image.why = "a test binary, and the carried init is not shown to be built from the sources on disk: they run as written"
+			}
 			return
 		}
 		fd, how, err := sealed(blob)

@@ -25,8 +25,8 @@ type backend struct {
 
 // The backends whose init is the carried one. This package's TestMain sets
 // RINGFENCE_INIT=embedded, so every run here executes the blob a
-// program ships, not the test binary (which every other package's tests
-// run as their init).
+// program ships, even where the sources changed since it was generated
+// (other packages' tests then run the test binary as their init).
 var backends = []backend{
 	{"linux", func() confine.Provider { return linux.New(linux.Options{}) }, map[string]string{}},
 	{"landlock", func() confine.Provider { return &landlock.Provider{} }, inittest.LandlockGaps},
