@@ -7,17 +7,9 @@ import "github.com/ringfence/ringfence/internal/confine/initimage/imagesrc"
 // `go list` of the init's closure, ≈0.15 s) equals the one recorded when
 // the blob was generated. Only a test binary asks, once, from the package
 // directory `go test` runs it in. Anything that stops the check (no go
-// tool, not inside the module, a user who cannot use the build cache)
-// answers no, and the test runs the init as written (the running binary).
+// tool, not inside the module) answers no, and the test runs the init as
+// written (the running binary). A test binary re-run as another user
+// from outside the module is told the answer (inittest.Rerun).
 func sourcesAsRecorded() bool {
-	rec, err := imagesrc.ParseRecord([]byte(recordText))
-	if err != nil {
-		return false
-	}
-	root, err := imagesrc.ModuleRoot(".")
-	if err != nil {
-		return false
-	}
-	digest, err := imagesrc.Digest(root)
-	return err == nil && digest == rec.Source
+	return imagesrc.SourcesAsRecorded(".", []byte(recordText))
 }

@@ -230,3 +230,25 @@ func ModuleRoot(dir string) (string, error) {
 		d = parent
 	}
 }
+
+// Dir is the initimage package's directory in the module, where Blob and
+// Sum are.
+const Dir = "internal/confine/initimage"
+
+// SourcesAsRecorded says whether the init's sources in the module that
+// holds dir digest to the Source of record (a sum file's text): whether a
+// blob with that record is what those sources build. Any failure to tell
+// (dir outside the module, no go tool, a package go list cannot load)
+// says no.
+func SourcesAsRecorded(dir string, record []byte) bool {
+	rec, err := ParseRecord(record)
+	if err != nil {
+		return false
+	}
+	root, err := ModuleRoot(dir)
+	if err != nil {
+		return false
+	}
+	digest, err := Digest(root)
+	return err == nil && digest == rec.Source
+}

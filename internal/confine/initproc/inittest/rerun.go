@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/ringfence/ringfence/internal/confine/initimage/imagesrc"
 	"github.com/ringfence/ringfence/internal/testenv"
 )
 
@@ -47,6 +49,7 @@ func Rerun(t *testing.T, o RerunOptions) string {
 	must(t, err)
 	tmp := filepath.Join(dir, "tmp")
 	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + tmp, "HOME=" + tmp, "RINGFENCE_REQUIRE_ALL=1"}
+	env = append(env, initChoice()...)
 	bin := copyBinary(t, self, filepath.Join(dir, filepath.Base(self)))
 	for name, from := range o.Copies {
 		env = append(env, name+"="+copyBinary(t, from, filepath.Join(dir, strings.ToLower(name))))
@@ -71,6 +74,34 @@ func Rerun(t *testing.T, o RerunOptions) string {
 		t.Fatalf("rerun as uid %d failed: %v\n%s", o.UID, err, out)
 	}
 	return string(out)
+}
+
+// initEnv is initimage.Env (that package's tests import this one).
+const initEnv = "RINGFENCE_INIT"
+
+// initChoice gives the rerun this process's choice of init. A test binary
+// uses the carried init when it can show the blob is built from the
+// sources on disk (initimage's sourcesAsRecorded), which a copy started as
+// another user outside the module cannot: it would run itself as every
+// init, which under -race is most of a rerun's time. So the rerun is told
+// RINGFENCE_INIT=embedded when this process can show it, or is given the
+// value this process was given.
+func initChoice() []string {
+	if v, ok := os.LookupEnv(initEnv); ok {
+		return []string{initEnv + "=" + v}
+	}
+	if runtime.GOARCH != "amd64" { // the only blob generated
+		return nil
+	}
+	root, err := imagesrc.ModuleRoot(".")
+	if err != nil {
+		return nil
+	}
+	record, err := os.ReadFile(filepath.Join(root, imagesrc.Dir, imagesrc.Sum))
+	if err != nil || !imagesrc.SourcesAsRecorded(root, record) {
+		return nil
+	}
+	return []string{initEnv + "=embedded"}
 }
 
 func copyBinary(t *testing.T, from, to string) string {

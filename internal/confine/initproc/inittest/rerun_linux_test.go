@@ -1,0 +1,44 @@
+package inittest
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/ringfence/ringfence/internal/confine/initimage/imagesrc"
+)
+
+// A rerun is given the caller's choice of init: the value the caller was
+// given, else the carried init when the caller (inside the module) shows
+// it is built from the sources, else nothing (the rerun runs itself).
+func TestInitChoice(t *testing.T) {
+	t.Setenv(initEnv, "self")
+	if got := initChoice(); !slices.Equal(got, []string{initEnv + "=self"}) {
+		t.Errorf("given self: %q", got)
+	}
+	os.Unsetenv(initEnv) // restored by t.Setenv's cleanup
+	root, err := imagesrc.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	record, err := os.ReadFile(filepath.Join(root, imagesrc.Dir, imagesrc.Sum))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !imagesrc.SourcesAsRecorded(root, record) {
+		t.Fatalf("the carried init is not built from these sources: run go generate ./%s", imagesrc.Dir)
+	}
+	want := []string{initEnv + "=embedded"}
+	if runtime.GOARCH != "amd64" {
+		want = nil
+	}
+	if got := initChoice(); !slices.Equal(got, want) {
+		t.Errorf("inside the module, blob fresh: %q, want %q", got, want)
+	}
+	t.Chdir(t.TempDir())
+	if got := initChoice(); got != nil {
+		t.Errorf("outside the module: %q, want nothing", got)
+	}
+}
