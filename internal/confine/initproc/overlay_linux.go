@@ -39,6 +39,18 @@ func newOverlay(op Op) (int, error) {
 	if err := unix.FsconfigSetFlag(fsfd, "userxattr"); err != nil {
 		return -1, fmt.Errorf("overlay userxattr: %w", err)
 	}
+	// volatile: the layer's sync calls skip the upper filesystem. Without
+	// it the overlay's teardown, when the sandbox's last process exits,
+	// syncs the whole filesystem holding the upper directory — every dirty
+	// page of the host's on it, and a disk cache flush — at the end of every
+	// run (a 1 ms idle, 24 ms with 32 MiB dirty on the PVM host). The home
+	// layer is private scratch: a host crash may lose its last writes
+	// (fsync under home does not reach the disk), never the workspace's.
+	// Each run has a work directory of its own (homestate.NewRunWork), so
+	// the marker volatile leaves there never blocks a later mount. Kernels
+	// that have userxattr (5.11) have volatile (5.10); an error still only
+	// leaves the sync in.
+	_ = unix.FsconfigSetFlag(fsfd, "volatile")
 	if err := unix.FsconfigCreate(fsfd); err != nil {
 		return -1, fmt.Errorf("overlay create: %w", err)
 	}

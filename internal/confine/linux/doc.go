@@ -173,6 +173,12 @@
 //     home (a ~/.bashrc included) the next confined run of the same
 //     workspace sees; never the host. `ringfence cache clear` drops it.
 //
+//   - The home layer is mounted volatile (initproc.newOverlay): fsync
+//     under home does not reach the disk, and a host crash may lose the
+//     layer's last writes (never the workspace's, which is not in the
+//     layer). Without it each run's end synced the whole host filesystem
+//     holding the state directory.
+//
 //   - Concurrent runs of one workspace share its upper directory (the
 //     kernel warns "in-use as upperdir"; index=off keeps it from refusing
 //     the mount): a file two runs write at once under home ends as one of

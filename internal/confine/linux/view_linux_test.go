@@ -143,6 +143,9 @@ func TestHomeOverlay(t *testing.T) {
 		{"state not writable", `! touch ` + h.state + `/x`},
 		{"second run is warm", `grep -q planted "$HOME/.bashrc" && test -f "$HOME/.cache/go-build/x" && ! test -e "$HOME/.gitconfig"`},
 		{"gitconfig readable in a fresh layer", `true`},
+		// The layer's end does not sync the host's filesystem (overlay
+		// volatile; initproc.newOverlay).
+		{"no host sync", `awk -v h="$HOME" '$2 == h && $3 == "overlay"' /proc/self/mounts | grep -q volatile`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := runReq(t, confine.Request{Argv: sh(c.script), Dir: e.Root, Env: env, Policy: h.policy(e), Home: home})
