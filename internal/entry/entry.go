@@ -96,7 +96,8 @@ func pick(args []string, getenv func(string) string, points map[string]Main, rol
 // UnderTest reports whether this binary is a test binary (its TestMain
 // went through Tests): code that would otherwise run something other than
 // the source under test — the carried init (internal/confine/initimage) —
-// runs the test binary itself instead.
+// runs the test binary itself instead, unless it can show the two are the
+// same source.
 func UnderTest() bool { return underTest.Load() }
 
 // Names lists the registered points, sorted (for doctor and the tests).

@@ -151,11 +151,66 @@ func isCacheName(name string) bool {
 //
 // The directory is locked for this process's life (internal/privdir): the
 // ones a ringfence that died (SIGKILL) left are swept here first.
-func NewRunWork(work string) (string, func(), error) {
-	privdir.Sweep(work, "run-", removeAll)
+//
+// The layer is mounted volatile (initproc.newOverlay): its writes are not
+// synced, so after a host crash upper may hold a torn copy of a home file
+// that would hide the real one in every later run. Each run directory
+// records the boot it was made in (BootFile); one left from another boot
+// — the host went down during that run — makes the layer start afresh:
+// upper is set aside and removed before this run mounts it.
+func NewRunWork(work, upper string) (string, func(), error) {
+	boot := bootID()
+	crashed := false
+	privdir.Sweep(work, "run-", func(p string) error {
+		if b, err := os.ReadFile(filepath.Join(p, BootFile)); err != nil || boot == "" || string(b) != boot {
+			crashed = true
+		}
+		return removeAll(p)
+	})
+	if crashed {
+		if err := resetUpper(upper); err != nil {
+			return "", nil, fmt.Errorf("state directory: a run of an earlier boot left the home layer unsynced, and it could not be reset: %w", err)
+		}
+	}
 	d, err := privdir.Make(work, "run-")
 	if err != nil {
 		return "", nil, fmt.Errorf("state directory: %w", err)
 	}
-	return d.Path, func() { _ = d.CloseWith(removeAll) }, nil
+	remove := func() { _ = d.CloseWith(removeAll) }
+	if err := os.WriteFile(filepath.Join(d.Path, BootFile), []byte(boot), 0o600); err != nil {
+		remove()
+		return "", nil, fmt.Errorf("state directory: %w", err)
+	}
+	return d.Path, remove, nil
+}
+
+// BootFile, in a run's work directory, holds the boot id it was made in.
+const BootFile = "boot"
+
+// bootID is this boot's id, or "" where the kernel does not say (then
+// every left-over run directory counts as another boot's).
+func bootID() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// resetUpper replaces the upper directory by an empty one. The old one is
+// renamed aside first, so a run still holding it mounted (one started in
+// the same moment) keeps a directory, and then removed by descriptors.
+func resetUpper(upper string) error {
+	aside, err := os.MkdirTemp(filepath.Dir(upper), ".upper-reset-")
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(upper, filepath.Join(aside, "upper")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		_ = os.Remove(aside)
+		return err
+	}
+	if err := ownDir(upper); err != nil {
+		return err
+	}
+	return removeAll(aside)
 }

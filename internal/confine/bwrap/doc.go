@@ -67,7 +67,8 @@
 // /proc/self/fd/N in the sandbox's own /proc: the carried init image
 // (internal/confine/initimage: a sealed memfd holding a small program that
 // links the shim), or where there is none (off linux/amd64, no memfd, a
-// test binary) the running binary opened through /proc/self/exe. So a
+// test binary whose init sources changed since the image was generated)
+// the running binary opened through /proc/self/exe. So a
 // binary renamed over ringfence's never runs as the shim — inside the
 // sandbox, with the capabilities bwrap adds for the domains network
 // (TestReplacedBinaryCannotBecomeShim and …EmbeddedShim, as root and as

@@ -7,7 +7,8 @@ import (
 	"github.com/ringfence/ringfence/internal/entry"
 )
 
-// TestMain lets the test binary act as the exec shim, as the ringfence
+// TestMain lets the test binary act as the exec shim where it is its own
+// (initimage: the carried image is not shown fresh), as the ringfence
 // binary does for `ringfence __exec`, and as a small attack helper that
 // runs inside the sandbox (made readable there by showHelper).
 func TestMain(m *testing.M) {

@@ -14,7 +14,9 @@ import (
 
 // The argv, pins and enforcement this backend makes from the view plan
 // are the ones it made when it derived the view itself (recorded before
-// the view plan existed), over random policies, host facts and options.
+// the view plan existed; re-recorded when the shim stopped being bound,
+// which changed only the shim: its path, and the bind it no longer gets), over random policies,
+// host facts and options.
 func TestPlanGolden(t *testing.T) {
 	stat := func(s string) (bwrap.Kind, error) { return bwrap.Kind(plantest.Kind(s)), nil }
 	list := func(dir string) ([]bwrap.Entry, error) {

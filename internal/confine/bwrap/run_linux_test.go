@@ -26,7 +26,8 @@ type result struct {
 	cmd            *confine.Cmd
 }
 
-// provider is the backend under test, with the test binary as its shim.
+// provider is the backend under test; its shim is the carried image, or
+// the test binary where that is not shown fresh (initimage).
 // It runs as root and, rerun by TestAsNonRoot, as an unprivileged user.
 func provider(t *testing.T) *bwrap.Provider {
 	t.Helper()

@@ -47,9 +47,12 @@ func newOverlay(op Op) (int, error) {
 	// layer is private scratch: a host crash may lose its last writes
 	// (fsync under home does not reach the disk), never the workspace's.
 	// Each run has a work directory of its own (homestate.NewRunWork), so
-	// the marker volatile leaves there never blocks a later mount. Kernels
-	// that have userxattr (5.11) have volatile (5.10); an error still only
-	// leaves the sync in.
+	// the marker volatile leaves there never blocks a later mount; one
+	// left from an earlier boot (the host went down mid-run) makes the
+	// next run reset the layer, whose upper may hold torn copies. An fsync
+	// under home reports a write error of the upper filesystem since the
+	// mount, not only of its own file. Kernels that have userxattr (5.11)
+	// have volatile (5.10).
 	_ = unix.FsconfigSetFlag(fsfd, "volatile")
 	if err := unix.FsconfigCreate(fsfd); err != nil {
 		return -1, fmt.Errorf("overlay create: %w", err)

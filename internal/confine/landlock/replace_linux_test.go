@@ -58,13 +58,13 @@ func fail(err error) {
 }
 
 // A binary replaced on disk after ringfence started cannot become the init
-// nor the exec stage: both are executed from the running image
-// (initproc.SelfExe), so the command runs confined and the replacement
+// nor the exec stage: with RINGFENCE_INIT=self both are executed from the
+// running image (initproc.SelfExe), so the command runs confined and the replacement
 // never runs. The control shows the replacement is really at the path the
 // binary was started from: executed by that path, it runs.
 func TestReplacedBinaryCannotBecomeInit(t *testing.T) {
 	testenv.Need(t, "landlock backend", (&Provider{}).Available())
-	replacebin.Test(t, []string{"RF_LL_HELPER=replaced", "RF_LL_DIR=" + t.TempDir()}, `exit 0 stdout "confined-ok\n"`)
+	replacebin.Test(t, []string{"RF_LL_HELPER=replaced", "RF_LL_DIR=" + t.TempDir(), initimage.Env + "=self"}, `exit 0 stdout "confined-ok\n"`)
 }
 
 // The same, run by an unprivileged user (uid 65534).

@@ -174,9 +174,11 @@
 //     workspace sees; never the host. `ringfence cache clear` drops it.
 //
 //   - The home layer is mounted volatile (initproc.newOverlay): fsync
-//     under home does not reach the disk, and a host crash may lose the
-//     layer's last writes (never the workspace's, which is not in the
-//     layer). Without it each run's end synced the whole host filesystem
+//     under home does not reach the disk (and fails with EIO after any
+//     write error on the filesystem holding the state directory), and
+//     after a host crash the next run starts the layer afresh
+//     (homestate.NewRunWork) — never the workspace, which is not in the
+//     layer. Without it each run's end synced the whole host filesystem
 //     holding the state directory.
 //
 //   - Concurrent runs of one workspace share its upper directory (the

@@ -135,7 +135,7 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		if why == "" {
 			// Each run gets its own overlay work directory (see
 			// homestate.NewRunWork); it is removed once the run is reaped.
-			work, remove, err := homestate.NewRunWork(req.Home.Work)
+			work, remove, err := homestate.NewRunWork(req.Home.Work, req.Home.Upper)
 			if err != nil {
 				return nil, err
 			}

@@ -27,15 +27,12 @@ func TestInitChoice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !imagesrc.SourcesAsRecorded(root, record) {
-		t.Fatalf("the carried init is not built from these sources: run go generate ./%s", imagesrc.Dir)
-	}
 	want := []string{initEnv + "=embedded"}
-	if runtime.GOARCH != "amd64" {
-		want = nil
+	if runtime.GOARCH != "amd64" || !imagesrc.SourcesAsRecorded(root, record) {
+		want = nil // no blob, or init sources changed and not regenerated: the rerun runs itself
 	}
 	if got := initChoice(); !slices.Equal(got, want) {
-		t.Errorf("inside the module, blob fresh: %q, want %q", got, want)
+		t.Errorf("inside the module: %q, want %q", got, want)
 	}
 	t.Chdir(t.TempDir())
 	if got := initChoice(); got != nil {
