@@ -17,6 +17,12 @@
 // command reaches any layer except through its own overlay. `ringfence
 // cache clear` drops a workspace's layer, or all of them.
 //
+// Durability. The overlay is mounted volatile (initproc.newOverlay): its
+// writes are never synced, so a run's end does not sync the host's
+// filesystem. A host that goes down mid-run may leave torn copies in
+// upper; the run directory it left (from another boot: NewRunWork, each
+// records its boot id) makes the next run reset the layer.
+//
 // Sharing. A policy may share a cache directory with the host (a write
 // layer: writes there reach the real home), never a directory whose
 // content is executed or sourced (SharedRefused).
