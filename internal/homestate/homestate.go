@@ -162,8 +162,13 @@ func NewRunWork(work, upper string) (string, func(), error) {
 	boot := bootID()
 	crashed := false
 	privdir.Sweep(work, "run-", func(p string) error {
-		if b, err := os.ReadFile(filepath.Join(p, BootFile)); err != nil || boot == "" || string(b) != boot {
-			crashed = true
+		// Only a published run directory was ever given to an overlay
+		// (privdir's staging ones, left by a ringfence killed inside
+		// Make, never were).
+		if strings.HasPrefix(filepath.Base(p), "run-") {
+			if b, err := os.ReadFile(filepath.Join(p, BootFile)); err != nil || boot == "" || string(b) != boot {
+				crashed = true
+			}
 		}
 		return removeAll(p)
 	})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // A run's work directory lives while its run holds it; one left by a
@@ -36,6 +37,16 @@ func TestRunWorkSweptWhenNobodyHoldsIt(t *testing.T) {
 	if err := os.Chmod(filepath.Join(stale, "work"), 0); err != nil {
 		t.Fatal(err)
 	}
+	// A staging directory a ringfence killed inside privdir.Make left
+	// (old enough to be swept) never held an overlay: swept, no reset.
+	staging := filepath.Join(l.Work, ".run-new-0123456789")
+	if err := os.Mkdir(staging, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(staging, old, old); err != nil {
+		t.Fatal(err)
+	}
 	other := filepath.Join(l.Work, "not-a-run")
 	if err := os.Mkdir(other, 0o700); err != nil {
 		t.Fatal(err)
@@ -48,6 +59,9 @@ func TestRunWorkSweptWhenNobodyHoldsIt(t *testing.T) {
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the stale run directory was not swept: %v", err)
 	}
+	if _, err := os.Stat(staging); !os.IsNotExist(err) {
+		t.Errorf("the old staging directory was not swept: %v", err)
+	}
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("a live run's directory was swept: %v", err)
 	}
@@ -55,7 +69,7 @@ func TestRunWorkSweptWhenNobodyHoldsIt(t *testing.T) {
 		t.Errorf("a directory not named as a run's was swept: %v", err)
 	}
 	if _, err := os.Stat(kept); err != nil {
-		t.Errorf("a run left in this boot reset the layer: %v", err)
+		t.Errorf("a run directory left in this boot, or a staging one, reset the layer: %v", err)
 	}
 	remove()
 	if _, err := os.Stat(live); !os.IsNotExist(err) {
