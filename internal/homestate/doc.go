@@ -19,9 +19,11 @@
 //
 // Durability. The overlay is mounted volatile (initproc.newOverlay): its
 // writes are never synced, so a run's end does not sync the host's
-// filesystem. A host that goes down mid-run may leave torn copies in
-// upper; the run directory it left (from another boot: NewRunWork, each
-// records its boot id) makes the next run reset the layer.
+// filesystem; fsync under home does not reach the disk, and reports any
+// write error of the upper filesystem since the mount. A host that goes
+// down mid-run may leave torn copies in upper; the run directory it left
+// (from another boot: NewRunWork, each records its boot id) makes the
+// next run reset the layer.
 //
 // Sharing. A policy may share a cache directory with the host (a write
 // layer: writes there reach the real home), never a directory whose

@@ -43,16 +43,11 @@ func newOverlay(op Op) (int, error) {
 	// it the overlay's teardown, when the sandbox's last process exits,
 	// syncs the whole filesystem holding the upper directory — every dirty
 	// page of the host's on it, and a disk cache flush — at the end of every
-	// run (a 1 ms idle, 24 ms with 32 MiB dirty on the PVM host). The home
-	// layer is private scratch: a host crash may lose its last writes
-	// (fsync under home does not reach the disk), never the workspace's.
-	// Each run has a work directory of its own (homestate.NewRunWork), so
-	// the marker volatile leaves there never blocks a later mount; one
-	// left from an earlier boot (the host went down mid-run) makes the
-	// next run reset the layer, whose upper may hold torn copies. An fsync
-	// under home reports a write error of the upper filesystem since the
-	// mount, not only of its own file. Kernels that have userxattr (5.11)
-	// have volatile (5.10).
+	// run (2.7 ms idle, 20 ms with 32 MiB dirty on the PVM host). What that
+	// costs the layer — fsync under home does not reach the disk, and
+	// reports any write error of the upper filesystem since the mount; a
+	// crash leaves it to be reset — is homestate's (NewRunWork). Kernels
+	// that have userxattr (5.11) have volatile (5.10).
 	_ = unix.FsconfigSetFlag(fsfd, "volatile")
 	if err := unix.FsconfigCreate(fsfd); err != nil {
 		return -1, fmt.Errorf("overlay create: %w", err)
