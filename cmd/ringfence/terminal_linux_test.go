@@ -135,7 +135,12 @@ func TestRunOnTerminal(t *testing.T) {
 			ws := workspace(t)
 			u := newUserPTY(t, 33, 101)
 			before := u.termios(t)
-			script := `tty; stty size; test -t 0 && test -t 1 && test -t 2 && echo all-streams-tty
+			// noflsh: on Ctrl-C the terminal's line discipline signals the
+			// foreground group and only then discards the output not yet
+			// read from the master. A trap quick enough to write before that
+			// discard (a preempted kworker on a loaded host) would lose
+			// "got-int" to the terminal's own semantics, not to ringfence.
+			script := `stty noflsh; tty; stty size; test -t 0 && test -t 1 && test -t 2 && echo all-streams-tty
 trap 'stty size; echo resized' WINCH
 trap 'echo got-int; exit 5' INT
 echo ready; while :; do sleep 0.05; done`
