@@ -6,7 +6,8 @@
 // the start of a 30 MB program: every linked package's initialisation
 // (gRPC, protobuf, the MCP SDK, schemas, tables: ≈200 packages), some
 // 850 page faults and ≈3 ms — twice under the landlock backend, whose
-// exec stage is the init again. initmain is the init alone; its binary
+// exec stage was the init again (it is now a freestanding program,
+// initproc/execstage). initmain is the init alone; its binary
 // (built reproducibly by gen, committed as init_linux_amd64.bin with its
 // record init_linux_amd64.sum) is embedded here, written once per process
 // into a sealed memfd, and each child executes its own copy of that

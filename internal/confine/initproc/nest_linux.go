@@ -4,12 +4,15 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"syscall"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"github.com/ringfence/ringfence/internal/confine/initproc/execstage"
 	"golang.org/x/sys/unix"
 )
 
@@ -42,17 +45,35 @@ func nestable() bool {
 	return err == nil && abi >= 6
 }
 
-// prepareNest names the binary the exec stage runs — the init's own image
+// stageFD is the sealed memfd of the carried exec stage (package execstage, a
+// freestanding program: no Go runtime to start), close-on-exec, or -1
+// where this build carries none and the init's own image runs the stage
+// (execStage).
+var stageFD = -1
+
+// prepareNest readies the exec stage before the init's own Landlock
+// domain applies.
+//
+// Where a stage is carried, it goes into a memfd sealed against writes,
+// executed through its descriptor: Landlock does not restrict a file of
+// an internal mount (and refuses a rule for one), and nothing can change
+// it.
+//
+// Otherwise it names the binary the Go stage runs — the init's own image
 // (SelfExe), never the path it was installed at, which may name another
 // file by now — and lets the init's domain execute it (an allow-list
 // baseline may not cover it otherwise). Landlock opens the rule's path
-// following the link, so the rule holds exactly that image's inode.
-//
-// The carried init (internal/confine/initimage) runs from a sealed memfd:
-// Landlock refuses a rule for a file of an internal mount (EBADFD) and
-// does not restrict access to one, so that image needs no rule; it cannot
-// be written either, sealed before its first execution.
+// following the link, so the rule holds exactly that image's inode. The
+// carried init runs from a sealed memfd too and needs no rule.
 func prepareNest(spec *Spec) error {
+	if img := execstage.Image(); img != nil && !spec.GoExecStage {
+		fd, err := sealedMemfd("ringfence-exec-stage", img)
+		if err != nil {
+			return err
+		}
+		stageFD = fd
+		return nil
+	}
 	sealed, err := sealedImage()
 	if err != nil {
 		return err
@@ -63,6 +84,52 @@ func prepareNest(spec *Spec) error {
 	}
 	return nil
 }
+
+// sealedMemfd puts data in a new memfd sealed against every change and
+// returns its descriptor (close-on-exec).
+func sealedMemfd(name string, data []byte) (int, error) {
+	const flags = unix.MFD_CLOEXEC | unix.MFD_ALLOW_SEALING
+	fd, err := unix.MemfdCreate(name, flags|unix.MFD_EXEC)
+	if errors.Is(err, unix.EINVAL) { // before Linux 6.3: no MFD_EXEC, executable anyway
+		fd, err = unix.MemfdCreate(name, flags)
+	}
+	if err != nil {
+		return -1, fmt.Errorf("memfd for %s: %w", name, err)
+	}
+	for off := 0; off < len(data); {
+		n, err := unix.Write(fd, data[off:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err == nil && n == 0 {
+			err = io.ErrShortWrite
+		}
+		if err != nil {
+			unix.Close(fd)
+			return -1, fmt.Errorf("writing %s: %w", name, err)
+		}
+		off += n
+	}
+	const seals = unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
+		unix.Close(fd)
+		return -1, fmt.Errorf("sealing %s: %w", name, err)
+	}
+	// Above every descriptor a child is handed (ProcAttr.Files): the
+	// child's dup2 onto a low number would replace the memfd before its
+	// execve of /proc/self/fd/N (the init's spec descriptor, 3, is free by
+	// now and memfd_create takes it).
+	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, minStageFD)
+	unix.Close(fd)
+	if err != nil {
+		return -1, fmt.Errorf("moving %s: %w", name, err)
+	}
+	return high, nil
+}
+
+// minStageFD is the lowest number the carried stage's descriptor takes:
+// above the five a stage or command is started with.
+const minStageFD = 10
 
 // sealedImage reports whether this process runs from a memfd sealed
 // against writes (the carried init).
@@ -83,35 +150,58 @@ func sealedImage() (bool, error) {
 // as ForkExec would: its pid once the command's own exec succeeded, or
 // the errno of its failure (a *stageError when the domain failed).
 func startNested(prog string, spec *Spec) (int, error) {
-	data, err := json.Marshal(execSpec{Prog: prog, Argv: spec.Argv, Env: spec.Env})
-	if err != nil {
-		return 0, err
-	}
-	specR, specW, err := os.Pipe()
-	if err != nil {
-		return 0, err
-	}
-	defer specW.Close()
 	repR, repW, err := os.Pipe()
 	if err != nil {
-		specR.Close()
 		return 0, err
 	}
 	defer repR.Close()
-	pid, err := syscall.ForkExec(nestExe, []string{nestExe, Arg, ExecStage}, &syscall.ProcAttr{
-		Env:   initEnv,
-		Files: []uintptr{0, 1, 2, specR.Fd(), repW.Fd()},
-		// The stage execs into the command: it must already lead the
-		// session on the command's terminal, as a direct child would.
-		Sys: childAttr(stdioTerminals()),
-	})
-	specR.Close()
-	repW.Close()
+	childEnds := []*os.File{repW}
+	// The stage execs into the command: it must already lead the session
+	// on the command's terminal, as a direct child would.
+	attr := &syscall.ProcAttr{Sys: childAttr(stdioTerminals())}
+	var path string
+	var argv []string
+	var specData []byte
+	var specW *os.File
+	if stageFD >= 0 {
+		// The carried stage: the command's argv after its own, the
+		// command's environment (a static program without an interpreter:
+		// nothing in it acts on the stage), the report at 3.
+		path = "/proc/self/fd/" + strconv.Itoa(stageFD)
+		argv = append([]string{path, prog}, spec.Argv...)
+		attr.Env, attr.Files = spec.Env, []uintptr{0, 1, 2, repW.Fd()}
+	} else {
+		var specR *os.File
+		specData, err = json.Marshal(execSpec{Prog: prog, Argv: spec.Argv, Env: spec.Env})
+		if err == nil {
+			specR, specW, err = os.Pipe()
+		}
+		if err != nil {
+			repW.Close()
+			return 0, err
+		}
+		defer specW.Close()
+		childEnds = append(childEnds, specR)
+		path, argv = nestExe, []string{nestExe, Arg, ExecStage}
+		attr.Env, attr.Files = initEnv, []uintptr{0, 1, 2, specR.Fd(), repW.Fd()}
+	}
+	pid, err := syscall.ForkExec(path, argv, attr)
+	for _, f := range childEnds {
+		f.Close()
+	}
 	if err != nil {
+		if stageFD >= 0 && (errors.Is(err, unix.E2BIG) || errors.Is(err, unix.EINVAL)) {
+			// The command's argv or environment (too long, or holding a
+			// NUL), which the carried stage takes as its own: what the
+			// command's own exec would have said.
+			return 0, err
+		}
 		return 0, stage("nest", err)
 	}
-	_, _ = specW.Write(data) // a stage that died unread is reaped below
-	specW.Close()
+	if specW != nil {
+		_, _ = specW.Write(specData) // a stage that died unread is reaped below
+		specW.Close()
+	}
 	msg, _ := io.ReadAll(io.LimitReader(repR, 16))
 	if len(msg) == 0 {
 		// The command's exec closed the report: it runs. (A stage that

@@ -62,11 +62,16 @@ type Spec struct {
 	// init's and scoped (signals, abstract unix sockets): the init then
 	// lies outside the command's domain, so the command can neither signal
 	// (stop, kill) it nor reach what it could. The domain is made by a
-	// short-lived second exec of the init (ExecStage) between fork and the
-	// command's exec, since Go cannot run code in a forked child. For an
-	// init without a pid namespace (the landlock backend), whose signals the
-	// kernel does not otherwise shield.
+	// short-lived exec stage (package execstage, or the init again:
+	// ExecStage) between fork and the command's exec, since Go cannot run
+	// code in a forked child. For an init without a pid namespace (the
+	// landlock backend), whose signals the kernel does not otherwise
+	// shield.
 	Nest bool `json:"nest,omitempty"`
+	// GoExecStage makes the init's own image the exec stage even where a
+	// stage is carried (package execstage): what builds without one run.
+	// Only tests set it, so that path stays tested on linux/amd64.
+	GoExecStage bool `json:"go_exec_stage,omitempty"`
 
 	// Session makes the init serve start requests on its control socket
 	// (ControlFD) instead of running Argv: see session.go.

@@ -17,7 +17,13 @@ import (
 // its init's Landlock domain (the control).
 func runShared(t *testing.T, p *policy.Policy, shared bool, script string) inittest.Result {
 	t.Helper()
-	prov := &Provider{opts: Options{sharedDomain: shared}}
+	return runWith(t, p, Options{sharedDomain: shared}, script)
+}
+
+// runWith runs script under the backend with opts.
+func runWith(t *testing.T, p *policy.Policy, opts Options, script string) inittest.Result {
+	t.Helper()
+	prov := &Provider{opts: opts}
 	testenv.Need(t, "landlock backend", prov.Available())
 	if ABI() < 6 {
 		testenv.Need(t, "Landlock scopes (ABI 6)", errNoScopes)
@@ -72,6 +78,10 @@ func TestCommandCannotSignalItsInit(t *testing.T) {
 				t.Fatalf("SIG%s reached the init (exit %d, status %+v, stderr %q)", sig, res.Code, res.Status, res.Stderr)
 			}
 			t.Logf("refused: %s", res.Stderr)
+			// The init's own image as the stage (builds that carry none).
+			if res := runWith(t, p, Options{goExecStage: true}, script); !refused(res) {
+				t.Fatalf("Go exec stage: SIG%s reached the init (exit %d, status %+v, stderr %q)", sig, res.Code, res.Status, res.Stderr)
+			}
 		})
 	}
 }
@@ -144,8 +154,8 @@ func TestExecStageReportsExecFailure(t *testing.T) {
 	if err := os.WriteFile(bad, []byte{0, 1, 2, 3}, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, shared := range []bool{true, false} {
-		prov := &Provider{opts: Options{sharedDomain: shared}}
+	for _, opts := range []Options{{sharedDomain: true}, {}, {goExecStage: true}} {
+		prov := &Provider{opts: opts}
 		testenv.Need(t, "landlock backend", prov.Available())
 		c, err := prov.Confine(confine.Request{Argv: []string{bad}, Policy: e.Policy(policy.NetDeny), Env: []string{"PATH=/usr/bin:/bin"}})
 		if err != nil {
@@ -157,7 +167,7 @@ func TestExecStageReportsExecFailure(t *testing.T) {
 		}
 		f := res.Status.Failure
 		if res.Status.Started || f == nil || f.Reason != status.NotExecutable || f.Errno != "ENOEXEC" {
-			t.Fatalf("shared domain %v: status %+v failure %+v", shared, res.Status, f)
+			t.Fatalf("%+v: status %+v failure %+v", opts, res.Status, f)
 		}
 	}
 }

@@ -27,6 +27,10 @@ type Options struct {
 	// before Spec.Nest: only the tests' controls set it, to show what the
 	// command could do to its init without a domain of its own.
 	sharedDomain bool
+	// goExecStage starts the command through the init's own image as the
+	// exec stage, not the carried one (tests: the path of builds without
+	// a carried stage).
+	goExecStage bool
 	// onProxy, when set, learns the domains network's proxy ports (tests:
 	// an "evil" server at the proxy's port on another address).
 	onProxy func(httpPort, socksPort uint16)
@@ -109,7 +113,8 @@ func (p *Provider) Confine(req confine.Request) (*confine.Cmd, error) {
 		env = netproxy.WithProxyEnvAt(env, httpPort, socksPort)
 	}
 	spec := &initproc.Spec{Argv: req.Argv, Dir: dir, Env: env,
-		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true, Nest: !p.opts.sharedDomain}
+		Landlock: plan.Landlock, Seccomp: plan.Seccomp, Subreaper: true,
+		Nest: !p.opts.sharedDomain, GoExecStage: p.opts.goExecStage}
 	// A session of its own: no controlling terminal to inject into, and a
 	// process group run can kill (a descendant calling setsid escapes it:
 	// reported as TreeKill process-group).
