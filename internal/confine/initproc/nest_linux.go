@@ -65,14 +65,20 @@ var stageFD = -1
 // baseline may not cover it otherwise). Landlock opens the rule's path
 // following the link, so the rule holds exactly that image's inode. The
 // carried init runs from a sealed memfd too and needs no rule.
+//
+// Where no memfd can be made (vm.memfd_noexec=2, a filter refusing
+// memfd_create: where initimage's init falls back to the binary too), the
+// Go stage runs: slower, and the same layer.
 func prepareNest(spec *Spec) error {
+	if !nestable() {
+		return nil // no stage runs (start)
+	}
 	if img := execstage.Image(); img != nil && !spec.GoExecStage {
-		fd, err := sealedMemfd("ringfence-exec-stage", img)
-		if err != nil {
-			return err
+		fd, err := stageMemfd("ringfence-exec-stage", img)
+		if err == nil {
+			stageFD = fd
+			return nil
 		}
-		stageFD = fd
-		return nil
 	}
 	sealed, err := sealedImage()
 	if err != nil {
@@ -84,6 +90,10 @@ func prepareNest(spec *Spec) error {
 	}
 	return nil
 }
+
+// stageMemfd makes the carried stage's memfd (a variable: tests make it
+// fail).
+var stageMemfd = sealedMemfd
 
 // sealedMemfd puts data in a new memfd sealed against every change and
 // returns its descriptor (close-on-exec).
@@ -115,21 +125,15 @@ func sealedMemfd(name string, data []byte) (int, error) {
 		unix.Close(fd)
 		return -1, fmt.Errorf("sealing %s: %w", name, err)
 	}
-	// Above every descriptor a child is handed (ProcAttr.Files): the
-	// child's dup2 onto a low number would replace the memfd before its
-	// execve of /proc/self/fd/N (the init's spec descriptor, 3, is free by
-	// now and memfd_create takes it).
-	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, minStageFD)
-	unix.Close(fd)
-	if err != nil {
-		return -1, fmt.Errorf("moving %s: %w", name, err)
-	}
-	return high, nil
+	return fd, nil
 }
 
-// minStageFD is the lowest number the carried stage's descriptor takes:
-// above the five a stage or command is started with.
-const minStageFD = 10
+// stageImageFD is the carried stage's memfd in the stage: handed over
+// among its ProcAttr.Files, so ForkExec's own shuffling of descriptors
+// in the child can never replace it before the execve of
+// /proc/self/fd/4 (a descriptor the child merely inherited could be,
+// whatever its number). The stage makes it close-on-exec.
+const stageImageFD = 4
 
 // sealedImage reports whether this process runs from a memfd sealed
 // against writes (the carried init).
@@ -166,10 +170,11 @@ func startNested(prog string, spec *Spec) (int, error) {
 	if stageFD >= 0 {
 		// The carried stage: the command's argv after its own, the
 		// command's environment (a static program without an interpreter:
-		// nothing in it acts on the stage), the report at 3.
-		path = "/proc/self/fd/" + strconv.Itoa(stageFD)
+		// nothing in it acts on the stage), the report at 3, its image at
+		// 4.
+		path = "/proc/self/fd/" + strconv.Itoa(stageImageFD)
 		argv = append([]string{path, prog}, spec.Argv...)
-		attr.Env, attr.Files = spec.Env, []uintptr{0, 1, 2, repW.Fd()}
+		attr.Env, attr.Files = spec.Env, []uintptr{0, 1, 2, repW.Fd(), uintptr(stageFD)}
 	} else {
 		var specR *os.File
 		specData, err = json.Marshal(execSpec{Prog: prog, Argv: spec.Argv, Env: spec.Env})

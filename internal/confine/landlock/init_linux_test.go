@@ -171,3 +171,31 @@ func TestExecStageReportsExecFailure(t *testing.T) {
 		}
 	}
 }
+
+// The command holds nothing of its init's or its exec stage's: neither
+// the stage's image (a memfd) nor its report pipe, under either stage.
+// The shell lists its own descriptors (the `; true` keeps it from
+// becoming ls).
+func TestCommandHoldsNothingOfTheStage(t *testing.T) {
+	e := inittest.NewEnv(t)
+	p := e.Policy(policy.NetDeny)
+	for name, opts := range map[string]Options{"carried stage": {}, "Go stage": {goExecStage: true}} {
+		t.Run(name, func(t *testing.T) {
+			res := runWith(t, p, opts, `ls -l /proc/$$/fd; true`)
+			if res.Code != 0 || !strings.Contains(res.Stdout, " 0 -> ") {
+				t.Fatalf("exit %d, stdout %q, stderr %q", res.Code, res.Stdout, res.Stderr)
+			}
+			for _, line := range strings.Split(res.Stdout, "\n") {
+				num, target, ok := strings.Cut(line, " -> ")
+				if !ok {
+					continue
+				}
+				fields := strings.Fields(num)
+				fd := fields[len(fields)-1]
+				if strings.Contains(target, "memfd:") || fd != "0" && fd != "1" && fd != "2" && strings.HasPrefix(target, "pipe:") {
+					t.Errorf("the command holds descriptor %s -> %s:\n%s", fd, target, res.Stdout)
+				}
+			}
+		})
+	}
+}

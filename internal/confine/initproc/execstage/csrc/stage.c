@@ -11,11 +11,13 @@
 //
 // argv: [stage, prog, argv0, argv1, ...]; envp is the command's.
 // Descriptor 3 is the report pipe: nothing when the command's execve
-// succeeds (it is made close-on-exec first), else one byte ('s': the
-// layer could not be made; 'x': the execve failed) and the errno as 4
-// bytes little-endian; then the stage exits 125 (initproc.ExitSetup).
+// succeeds, else one byte ('s': the layer could not be made; 'x': the
+// execve failed) and the errno as 4 bytes little-endian; then the stage
+// exits 125 (initproc.ExitSetup). Descriptor 4 is the memfd the stage was
+// executed from. Both are made close-on-exec before anything else, so
+// the command inherits neither.
 //
-// Built freestanding (no libc, no start files): see ../gen.go.
+// Built freestanding (no libc, no start files): see ../stagebuild.
 
 #define SYS_write 1
 #define SYS_close 3
@@ -44,6 +46,7 @@
 #define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
 
 #define REPORT_FD 3
+#define IMAGE_FD 4
 #define EXIT_SETUP 125
 
 struct ruleset_attr {
@@ -120,6 +123,9 @@ static void __attribute__((noreturn, used)) stage(long *sp) {
 	char **argv = (char **)(sp + 1);
 	char **envp = argv + argc + 1;
 	long r = sys3(SYS_fcntl, REPORT_FD, F_SETFD, FD_CLOEXEC);
+	if (r < 0)
+		fail('s', r);
+	r = sys3(SYS_fcntl, IMAGE_FD, F_SETFD, FD_CLOEXEC);
 	if (r < 0)
 		fail('s', r);
 	if (argc < 3)

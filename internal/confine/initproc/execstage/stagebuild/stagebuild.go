@@ -83,7 +83,9 @@ func GCC() (string, error) {
 func Build(dir, out string) error {
 	args := append(append([]string{}, Flags...), "-o", out, filepath.Join(dir, Source))
 	cmd := exec.Command("gcc", args...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "SOURCE_DATE_EPOCH=0")
+	// Only what finds gcc and its temporary files: GCC_EXEC_PREFIX,
+	// C_INCLUDE_PATH and the like would change what it builds.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), "LC_ALL=C", "SOURCE_DATE_EPOCH=0"}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
