@@ -82,12 +82,15 @@ func deref(p *int) any {
 }
 
 // A timeout sends SIGTERM to the tree first, so a trap runs (the shell's
-// foreground sleep gets it too), then SIGKILL after --kill-after.
+// foreground sleep gets it too), then SIGKILL after --kill-after. The
+// timeout leaves the shell time to set its trap on a loaded host (with
+// 300 ms, CI once timed out a shell that had not yet started); a grace
+// waited out would take 6.5 s.
 func TestTimeoutRunsTrap(t *testing.T) {
 	for _, m := range modes {
 		t.Run(m, func(t *testing.T) {
 			ws := workspace(t)
-			args := append(modeArgs(t, m), "--timeout", "300ms", "--kill-after", "5s", "--", "sh", "-c",
+			args := append(modeArgs(t, m), "--timeout", "1500ms", "--kill-after", "5s", "--", "sh", "-c",
 				`trap 'echo term > trapped; exit 3' TERM; sleep 30`)
 			begin := time.Now()
 			code, res := runJSON(t, ws, args...)
@@ -97,7 +100,7 @@ func TestTimeoutRunsTrap(t *testing.T) {
 			if b, err := os.ReadFile(filepath.Join(ws, "trapped")); err != nil || string(b) != "term\n" {
 				t.Fatalf("the TERM trap did not run: %v %q", err, b)
 			}
-			if took := time.Since(begin); took > 4*time.Second {
+			if took := time.Since(begin); took > 5*time.Second {
 				t.Fatalf("took %v: the grace was waited out though the tree ended on SIGTERM", took)
 			}
 		})
@@ -129,7 +132,9 @@ func TestStoppedBySignal(t *testing.T) {
 			// killed; the foreground shell traps TERM and says so.
 			script := `(trap '' TERM INT HUP; while :; do date +%s%N > alive; sleep 0.05; done) &
 trap 'echo stopped > trapped; exit 0' TERM INT HUP; echo ready > ready; sleep 30`
-			c := cliProcess(t, ws, "run", "--backend", "linux", "--kill-after", "500ms", "--", "sh", "-c", script)
+			// The grace lets the shell run its trap once its sleep died, on a
+			// loaded host too (500 ms once was not enough in CI).
+			c := cliProcess(t, ws, "run", "--backend", "linux", "--kill-after", "2s", "--", "sh", "-c", script)
 			if err := c.Start(); err != nil {
 				t.Fatal(err)
 			}
