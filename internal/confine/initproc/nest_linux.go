@@ -45,10 +45,11 @@ func nestable() bool {
 	return err == nil && abi >= 6
 }
 
-// stageFD is the sealed memfd of the carried exec stage (package execstage, a
-// freestanding program: no Go runtime to start), close-on-exec, or -1
-// where this build carries none and the init's own image runs the stage
-// (execStage).
+// stageFD is the sealed memfd of the carried exec stage (package
+// execstage, a freestanding program: no Go runtime to start),
+// close-on-exec, or -1 where the init's own image runs the stage
+// (execStage): none is carried, none could be put in a memfd, or
+// Spec.GoExecStage asks for it.
 var stageFD = -1
 
 // prepareNest readies the exec stage before the init's own Landlock
