@@ -85,11 +85,18 @@ func command(moduleRoot string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// passThrough is what of the caller's environment the go tool needs to
-// find itself and its caches (and, offline, the module proxy settings).
+// startEnv is the environment this process started with. A test that
+// sets HOME (t.Setenv) before its first sandbox would otherwise have the
+// freshness check's go tool fill that home with a build cache and a
+// module download (TestZeroConfigColdGoBuild's home, once).
+var startEnv = os.Environ()
+
+// passThrough is what of the caller's environment, as it started, the go
+// tool needs to find itself and its caches (and, offline, the module
+// proxy settings).
 func passThrough() []string {
 	var env []string
-	for _, kv := range os.Environ() {
+	for _, kv := range startEnv {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
 		case "PATH", "HOME", "GOCACHE", "GOMODCACHE", "GOPATH", "GOPROXY", "GONOSUMDB", "GOPRIVATE", "GONOPROXY", "GOSUMDB", "GOINSECURE", "TMPDIR", "XDG_CACHE_HOME":
