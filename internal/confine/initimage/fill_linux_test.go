@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ringfence/ringfence/internal/memfd"
 )
 
 func newMemfd(t *testing.T) int {
 	t.Helper()
-	fd, err := memfd()
+	fd, err := memfd.Create("ringfence-init-test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package initimage
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/ringfence/ringfence/internal/confine/initproc"
 	"github.com/ringfence/ringfence/internal/entry"
+	"github.com/ringfence/ringfence/internal/memfd"
 	"golang.org/x/sys/unix"
 )
 
@@ -20,9 +20,6 @@ import (
 // process holding ~100 descriptors was this one (the exec then failed with
 // EACCES). Each child gets a descriptor of its own at initproc.ImageFD.
 const minFD = 100
-
-// seals are the memfd's seals: no write, no size change, no new seal.
-const seals = unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
 
 var image struct {
 	once sync.Once
@@ -137,36 +134,21 @@ func Describe() string {
 // sealed writes data into a new memfd, seals it and moves it to a
 // descriptor at or above minFD, which it returns with how data got there.
 func sealed(data string) (int, string, error) {
-	fd, err := memfd()
+	fd, err := memfd.Create("ringfence-init")
 	if err != nil {
-		return -1, "", err
+		return -1, "", fmt.Errorf("initimage: %w", err)
 	}
 	defer unix.Close(fd)
 	how, err := fill(fd, data)
 	if err != nil {
 		return -1, "", err
 	}
-	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
-		return -1, "", fmt.Errorf("initimage: sealing the init: %w", err)
+	if err := memfd.Seal(fd); err != nil {
+		return -1, "", fmt.Errorf("initimage: the init: %w", err)
 	}
 	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, minFD)
 	if err != nil {
 		return -1, "", fmt.Errorf("initimage: moving the init's descriptor: %w", err)
 	}
 	return high, how, nil
-}
-
-// memfd makes the memfd, executable: MFD_EXEC says so where the kernel
-// knows the flag (6.3, vm.memfd_noexec); older kernels refuse the flag
-// and make every memfd executable.
-func memfd() (int, error) {
-	const flags = unix.MFD_CLOEXEC | unix.MFD_ALLOW_SEALING
-	fd, err := unix.MemfdCreate("ringfence-init", flags|unix.MFD_EXEC)
-	if errors.Is(err, unix.EINVAL) {
-		fd, err = unix.MemfdCreate("ringfence-init", flags)
-	}
-	if err != nil {
-		return -1, fmt.Errorf("initimage: memfd_create: %w", err)
-	}
-	return fd, nil
 }

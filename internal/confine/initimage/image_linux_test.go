@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine/initproc"
+	"github.com/ringfence/ringfence/internal/memfd"
 	"golang.org/x/sys/unix"
 )
 
@@ -40,8 +41,8 @@ func TestMemfdIsSealed(t *testing.T) {
 	if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil || flags&unix.FD_CLOEXEC == 0 {
 		t.Fatalf("not close-on-exec: %d %v", flags, err)
 	}
-	if got, err := unix.FcntlInt(uintptr(fd), unix.F_GET_SEALS, 0); err != nil || got&seals != seals {
-		t.Fatalf("seals %#x %v, want %#x", got, err, seals)
+	if got, err := unix.FcntlInt(uintptr(fd), unix.F_GET_SEALS, 0); err != nil || got&memfd.Seals != memfd.Seals {
+		t.Fatalf("seals %#x %v, want %#x", got, err, memfd.Seals)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil || string(data) != blob {

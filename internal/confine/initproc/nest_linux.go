@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"github.com/ringfence/ringfence/internal/confine/initproc/execstage"
+	"github.com/ringfence/ringfence/internal/memfd"
 	"golang.org/x/sys/unix"
 )
 
@@ -94,40 +94,7 @@ func prepareNest(spec *Spec) error {
 
 // stageMemfd makes the carried stage's memfd (a variable: tests make it
 // fail).
-var stageMemfd = sealedMemfd
-
-// sealedMemfd puts data in a new memfd sealed against every change and
-// returns its descriptor (close-on-exec).
-func sealedMemfd(name string, data []byte) (int, error) {
-	const flags = unix.MFD_CLOEXEC | unix.MFD_ALLOW_SEALING
-	fd, err := unix.MemfdCreate(name, flags|unix.MFD_EXEC)
-	if errors.Is(err, unix.EINVAL) { // before Linux 6.3: no MFD_EXEC, executable anyway
-		fd, err = unix.MemfdCreate(name, flags)
-	}
-	if err != nil {
-		return -1, fmt.Errorf("memfd for %s: %w", name, err)
-	}
-	for off := 0; off < len(data); {
-		n, err := unix.Write(fd, data[off:])
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err == nil && n == 0 {
-			err = io.ErrShortWrite
-		}
-		if err != nil {
-			unix.Close(fd)
-			return -1, fmt.Errorf("writing %s: %w", name, err)
-		}
-		off += n
-	}
-	const seals = unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
-	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
-		unix.Close(fd)
-		return -1, fmt.Errorf("sealing %s: %w", name, err)
-	}
-	return fd, nil
-}
+var stageMemfd = memfd.Sealed
 
 // stageImageFD is the carried stage's memfd in the stage: handed over
 // among its ProcAttr.Files, so ForkExec's own shuffling of descriptors

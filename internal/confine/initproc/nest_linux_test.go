@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ringfence/ringfence/internal/confine/initproc/execstage"
+	"github.com/ringfence/ringfence/internal/memfd"
 	"github.com/ringfence/ringfence/internal/testenv"
 )
 
@@ -27,7 +28,7 @@ func TestPrepareNestChoosesTheStage(t *testing.T) {
 		if stageFD >= 0 {
 			unix.Close(stageFD)
 		}
-		stageFD, nestExe, stageMemfd = -1, "", sealedMemfd
+		stageFD, nestExe, stageMemfd = -1, "", memfd.Sealed
 	}
 	t.Cleanup(reset)
 	goStage := func(t *testing.T, spec *Spec) {

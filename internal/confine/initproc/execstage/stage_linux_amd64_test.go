@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ringfence/ringfence/internal/confine/initproc/execstage"
+	"github.com/ringfence/ringfence/internal/memfd"
 	"github.com/ringfence/ringfence/internal/testenv"
 )
 
@@ -72,14 +73,8 @@ func runStage(t *testing.T, direct bool, env []string, prog string, argv ...stri
 
 func stageMemfd(t *testing.T) int {
 	t.Helper()
-	fd, err := unix.MemfdCreate("exec-stage-test", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	fd, err := memfd.Sealed("exec-stage-test", execstage.Image())
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := unix.Write(fd, execstage.Image()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, unix.F_SEAL_WRITE|unix.F_SEAL_GROW|unix.F_SEAL_SHRINK|unix.F_SEAL_SEAL); err != nil {
 		t.Fatal(err)
 	}
 	return fd
