@@ -1,9 +1,11 @@
 package landlock
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ringfence/ringfence/internal/confine"
@@ -169,6 +171,37 @@ func TestExecStageReportsExecFailure(t *testing.T) {
 		if res.Status.Started || f == nil || f.Reason != status.NotExecutable || f.Errno != "ENOEXEC" {
 			t.Fatalf("%+v: status %+v failure %+v", opts, res.Status, f)
 		}
+	}
+}
+
+// An argument longer than the kernel takes (MAX_ARG_STRLEN, 128 KiB) is
+// the command's exec failure, E2BIG, under every stage: the carried stage
+// gets the command's argv as its own, so there it is the stage's exec that
+// fails, and the init must report that as the command's failure, not a
+// set-up failure. The control is the same exec outside any sandbox.
+func TestTooLongArgumentIsTheCommandsFailure(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	if err := exec.Command("/bin/true", long).Run(); !errors.Is(err, syscall.E2BIG) {
+		t.Fatalf("control: running /bin/true with a %d-byte argument: %v, want E2BIG", len(long), err)
+	}
+	e := inittest.NewEnv(t)
+	for name, opts := range map[string]Options{"shared domain": {sharedDomain: true}, "carried stage": {}, "Go stage": {goExecStage: true}} {
+		t.Run(name, func(t *testing.T) {
+			prov := &Provider{opts: opts}
+			testenv.Need(t, "landlock backend", prov.Available())
+			c, err := prov.Confine(confine.Request{Argv: []string{"/bin/true", long}, Policy: e.Policy(policy.NetDeny), Env: []string{"PATH=/usr/bin:/bin"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := inittest.Run(c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := res.Status.Failure
+			if res.Status.Started || f == nil || f.Errno != "E2BIG" || f.Stage != "exec" {
+				t.Fatalf("status %+v failure %+v, want the command's exec failing with E2BIG", res.Status, f)
+			}
+		})
 	}
 }
 

@@ -9,5 +9,5 @@ import (
 // The backend must hold for a caller that is not root (no capabilities to
 // drop, nothing to lock).
 func TestAsNonRoot(t *testing.T) {
-	inittest.RerunAsNonRoot(t, "^(TestAllowedEffects|TestStatusChannel|TestAttacks|TestCommandCannotSignalItsInit|TestInitKilledByCommandIsNeverNeverRan|TestStoppedInitAndKilledSupervisorLeaveNoSurvivors|TestDaemonEndsWithTheCommand|TestExecStageReportsExecFailure|TestCommandHoldsNothingOfTheStage|TestOrdinaryMeta|TestGitFromNothing|TestReadOnlyPathsHeldByGuard)$")
+	inittest.RerunAsNonRoot(t, "^(TestAllowedEffects|TestStatusChannel|TestAttacks|TestCommandCannotSignalItsInit|TestInitKilledByCommandIsNeverNeverRan|TestStoppedInitAndKilledSupervisorLeaveNoSurvivors|TestDaemonEndsWithTheCommand|TestExecStageReportsExecFailure|TestCommandHoldsNothingOfTheStage|TestTooLongArgumentIsTheCommandsFailure|TestOrdinaryMeta|TestGitFromNothing|TestReadOnlyPathsHeldByGuard)$")
 }
