@@ -147,7 +147,7 @@ func narrateOverBudget(o Outcome, c Context) string {
 		return stopped + "it used more memory than its limit" + ofBytes(o.Limit) + seenBytes(o.Observed, "in use") +
 			". Process the data in smaller pieces, or " + c.say(phRaiseMemory)
 	case BoundProcesses:
-		return stopped + "it started more processes than its limit" + of(o.Limit, "") + seen(o.Observed, "running, counting threads and ringfence's own runner") +
+		return stopped + "it started more processes than its limit" + of(o.Limit, "") + seen(o.Observed, "running, ringfence's own runner included") +
 			". Run fewer processes at once (lower the parallelism), or " + c.say(phRaiseProcesses)
 	case BoundCPU:
 		return stopped + "it used more CPU time than its limit" + ofSeconds(o.Limit, c) +

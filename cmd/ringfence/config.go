@@ -45,7 +45,7 @@ func (f *sandboxFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.killAfter, "kill-after", ringfence.DefaultKillAfter, "after a timeout or an interrupt, send SIGTERM to the tree and SIGKILL this `DURATION` later (0: SIGKILL at once)")
 	fs.StringArrayVar(&f.env, "env", nil, "also pass `NAME[=VALUE]` (NAME alone copies it from ringfence's environment, even one the default allow-list keeps out as a credential; repeatable)")
 	fs.StringVar(&f.memory, "memory", "", "memory limit for the whole tree, e.g. 512M")
-	fs.IntVar(&f.pids, "pids", 0, "limit on the processes and threads in the tree, ringfence's own runner (a few threads) included (default "+strconv.Itoa(policy.DefaultProcesses)+")")
+	fs.IntVar(&f.pids, "pids", 0, "limit on the processes in the tree, ringfence's own runner included; where a cgroup enforces it, threads count too (default "+strconv.Itoa(policy.DefaultProcesses)+")")
 	fs.StringVar(&f.mountPath, "mount-path", "", "show the workspace at `PATH` inside the sandbox and in ringfence's notes (the linux and bwrap backends mount it there; default: its real path; servers use /workspace)")
 	fs.StringVar(&f.home, "home", "private", "how commands see your home: private (real files read, writes kept in a layer per workspace; see `ringfence cache`) or read-only")
 	fs.StringArrayVar(&f.homeShare, "home-share", nil, "share the cache `DIR` under home with the host: writes there reach the real home (never a directory of programs or start-up files; repeatable)")
