@@ -144,7 +144,7 @@ func sealed(data string) (int, string, error) {
 		return -1, "", err
 	}
 	if err := memfd.Seal(fd); err != nil {
-		return -1, "", fmt.Errorf("initimage: the init: %w", err)
+		return -1, "", fmt.Errorf("initimage: %w", err)
 	}
 	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, minFD)
 	if err != nil {

@@ -25,12 +25,18 @@ func runShared(t *testing.T, p *policy.Policy, shared bool, script string) initt
 // runWith runs script under the backend with opts.
 func runWith(t *testing.T, p *policy.Policy, opts Options, script string) inittest.Result {
 	t.Helper()
-	prov := &Provider{opts: opts}
-	testenv.Need(t, "landlock backend", prov.Available())
 	if ABI() < 6 {
 		testenv.Need(t, "Landlock scopes (ABI 6)", errNoScopes)
 	}
-	c, err := prov.Confine(confine.Request{Argv: []string{"/bin/sh", "-c", script}, Policy: p, Env: []string{"PATH=/usr/bin:/bin"}})
+	return runArgv(t, p, opts, "/bin/sh", "-c", script)
+}
+
+// runArgv runs argv confined by a provider with opts under p.
+func runArgv(t *testing.T, p *policy.Policy, opts Options, argv ...string) inittest.Result {
+	t.Helper()
+	prov := &Provider{opts: opts}
+	testenv.Need(t, "landlock backend", prov.Available())
+	c, err := prov.Confine(confine.Request{Argv: argv, Policy: p, Env: []string{"PATH=/usr/bin:/bin"}})
 	if err != nil {
 		t.Fatalf("Confine: %v", err)
 	}
@@ -157,16 +163,7 @@ func TestExecStageReportsExecFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, opts := range []Options{{sharedDomain: true}, {}, {goExecStage: true}} {
-		prov := &Provider{opts: opts}
-		testenv.Need(t, "landlock backend", prov.Available())
-		c, err := prov.Confine(confine.Request{Argv: []string{bad}, Policy: e.Policy(policy.NetDeny), Env: []string{"PATH=/usr/bin:/bin"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := inittest.Run(c, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runArgv(t, e.Policy(policy.NetDeny), opts, bad)
 		f := res.Status.Failure
 		if res.Status.Started || f == nil || f.Reason != status.NotExecutable || f.Errno != "ENOEXEC" {
 			t.Fatalf("%+v: status %+v failure %+v", opts, res.Status, f)
@@ -187,16 +184,7 @@ func TestTooLongArgumentIsTheCommandsFailure(t *testing.T) {
 	e := inittest.NewEnv(t)
 	for name, opts := range map[string]Options{"shared domain": {sharedDomain: true}, "carried stage": {}, "Go stage": {goExecStage: true}} {
 		t.Run(name, func(t *testing.T) {
-			prov := &Provider{opts: opts}
-			testenv.Need(t, "landlock backend", prov.Available())
-			c, err := prov.Confine(confine.Request{Argv: []string{"/bin/true", long}, Policy: e.Policy(policy.NetDeny), Env: []string{"PATH=/usr/bin:/bin"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := inittest.Run(c, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runArgv(t, e.Policy(policy.NetDeny), opts, "/bin/true", long)
 			f := res.Status.Failure
 			if res.Status.Started || f == nil || f.Errno != "E2BIG" || f.Stage != "exec" {
 				t.Fatalf("status %+v failure %+v, want the command's exec failing with E2BIG", res.Status, f)
